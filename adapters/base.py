@@ -1,0 +1,85 @@
+"""The adapter contract: what every model adapter takes and returns.
+
+An adapter turns a :class:`CompletionRequest` into a :class:`Completion`. Model failures are not
+adapter failures: a reply that is empty, truncated or nonsense is still a ``Completion`` and is
+judged by the suite. Only infrastructure faults (the endpoint is down, the key is missing, a replay
+file has no entry for the case) raise :class:`AdapterError`, which the harness records as
+``api_error``: reported apart and re-run by ``--resume``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Protocol, runtime_checkable
+
+from benchmark.messages import Message
+
+
+class AdapterError(Exception):
+    """An infrastructure fault while getting a completion (never a model failure)."""
+
+    def __init__(self, message: str, *, kind: str = "api_error", status: int | None = None) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.status = status
+
+
+class OracleUnavailable(Exception):
+    """The suite has no runnable reference answer for this case (said per case, not as a crash)."""
+
+
+@dataclass(frozen=True)
+class Decoding:
+    """Decoding settings of one sample. ``sample_index`` is part of the cache key, so the five
+    samples of the paper's schedule are five distinct requests even at equal temperature."""
+
+    temperature: float = 0.0
+    max_tokens: int = 16384
+    seed: int | None = None
+    sample_index: int = 0
+
+
+@dataclass(frozen=True)
+class CompletionRequest:
+    """One request. ``case_key`` names the case (replay files are keyed on it); ``reference`` gives
+    the oracle the suite's reference answer without other adapters ever seeing it."""
+
+    case_key: str
+    messages: tuple[Message, ...]
+    decoding: Decoding
+    reference: Callable[[], str] | None = field(default=None, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class Usage:
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+
+
+@dataclass(frozen=True)
+class Completion:
+    text: str
+    model_id: str
+    finish_reason: str | None = None
+    usage: Usage = Usage()
+    latency_s: float = 0.0
+    cost_usd: float | None = None
+    cache_hit: bool = False
+
+    @property
+    def truncated(self) -> bool:
+        return self.finish_reason == "length"
+
+
+@runtime_checkable
+class ModelAdapter(Protocol):
+    """Anything that answers completion requests. ``name`` is the alias the user typed."""
+
+    name: str
+
+    def describe(self) -> dict[str, object]:
+        """Model id, endpoint and anything else the run manifest should record."""
+        ...
+
+    def complete(self, request: CompletionRequest) -> Completion: ...

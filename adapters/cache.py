@@ -1,0 +1,170 @@
+"""The content-addressed response cache in front of every real model call.
+
+Model calls are slow and cost money, and a benchmark is re-run constantly (new scorer, new harness
+version, an interrupted run). The cache makes a repeated request free and makes ``--offline`` runs
+possible: with a warm cache the whole benchmark re-scores without an endpoint or a key.
+
+The key is the *content* of the request: model id and endpoint, the messages (text verbatim, images
+by their sha256 so a renamed copy of a picture is the same request and no bytes are hashed twice),
+and the decoding settings including ``sample_index`` (the five samples of one case are five distinct
+requests even at equal temperature). The case key is not part of it: two cases asking the same thing
+get the same answer; it is stored in the entry only to make the cache directory readable.
+
+Entries are written atomically (temp file + ``os.replace``) so concurrent xdist workers and killed
+runs never leave a half-written entry; an unreadable entry counts as a miss and is overwritten.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import hashlib
+import json
+import os
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from adapters.base import AdapterError, Completion, CompletionRequest, ModelAdapter, Usage
+from benchmark.messages import ImagePart
+
+__all__ = ["CACHE_FORMAT", "CachedAdapter", "cache_key"]
+
+CACHE_FORMAT = 1
+"""Bumped when the key recipe or the entry layout changes, so old entries simply stop matching."""
+
+_IDENTITY_FIELDS = ("model_id", "endpoint", "extra_body")
+"""The parts of ``describe()`` that change what a request returns. ``extra_body`` is included because
+it carries provider options (reasoning effort and the like) that change the answer."""
+
+
+def cache_key(identity: dict[str, object], request: CompletionRequest) -> str:
+    """sha256 hex of the canonical JSON of (format, adapter identity, messages, decoding)."""
+    messages = [
+        {
+            "role": m.role,
+            "parts": [
+                {"type": "image", "sha256": p.sha256}
+                if isinstance(p, ImagePart)
+                else {"type": "text", "text": p.text}
+                for p in m.parts
+            ],
+        }
+        for m in request.messages
+    ]
+    # Every Decoding field is keyed (new fields join the key by themselves); the temperature is
+    # normalised so that 0 and 0.0 are the same request.
+    decoding = dataclasses.asdict(request.decoding)
+    decoding["temperature"] = float(decoding["temperature"])
+    material = {
+        "format": CACHE_FORMAT,
+        "adapter": {k: identity.get(k) for k in _IDENTITY_FIELDS},
+        "messages": messages,
+        "decoding": decoding,
+    }
+    canonical = json.dumps(material, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+class CachedAdapter:
+    """Wraps ``inner``: a hit returns the stored completion with ``cache_hit=True``; a miss calls
+    ``inner`` and stores the result. ``AdapterError`` is never cached (faults are transient and must be
+    retried by ``--resume``), and with ``offline=True`` a miss is an ``AdapterError(kind="cache_miss")``.
+
+    A hit keeps the stored ``latency_s`` and ``cost_usd`` of the original call, so reports can still
+    show what the run would cost; ``cache_hit`` says that nothing was spent this time.
+    """
+
+    def __init__(self, inner: ModelAdapter, cache_dir: Path, offline: bool = False) -> None:
+        self.inner = inner
+        self.name = inner.name
+        self.cache_dir = cache_dir
+        self.offline = offline
+        self._identity = inner.describe()
+
+    def describe(self) -> dict[str, object]:
+        return {**self.inner.describe(), "cache_dir": str(self.cache_dir), "offline": self.offline}
+
+    def path_for(self, request: CompletionRequest) -> Path:
+        """Where the entry for ``request`` lives (whether or not it exists)."""
+        key = cache_key(self._identity, request)
+        return self.cache_dir / key[:2] / f"{key}.json"
+
+    def complete(self, request: CompletionRequest) -> Completion:
+        # Input the model cannot take is a skip, not a miss, even offline.
+        check = getattr(self.inner, "check_request", None)
+        if callable(check):
+            check(request)
+        key = cache_key(self._identity, request)
+        path = self.cache_dir / key[:2] / f"{key}.json"
+        cached = _read_entry(path, key)
+        if cached is not None:
+            return cached
+        if self.offline:
+            raise AdapterError(
+                f"offline: no cached response for case {request.case_key} (model {self.name}) "
+                f"in cache dir {self.cache_dir} (key {key}); run without --offline to fetch it",
+                kind="cache_miss",
+            )
+        completion = self.inner.complete(request)
+        _write_entry(path, key, request, self._identity, completion)
+        return completion
+
+
+def _read_entry(path: Path, key: str) -> Completion | None:
+    """The stored completion, or None when absent or unreadable in any way (treated as a miss)."""
+    try:
+        entry = json.loads(path.read_text(encoding="utf-8"))
+        if entry.get("format") != CACHE_FORMAT or entry.get("key") != key:
+            return None
+        c = entry["completion"]
+        usage = c.get("usage") or {}
+        completion = Completion(
+            text=c["text"],
+            model_id=c["model_id"],
+            finish_reason=c.get("finish_reason"),
+            usage=Usage(input_tokens=usage.get("input_tokens"), output_tokens=usage.get("output_tokens")),
+            latency_s=float(c.get("latency_s", 0.0)),
+            cost_usd=c.get("cost_usd"),
+            cache_hit=True,
+        )
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None
+    if not isinstance(completion.text, str) or not isinstance(completion.model_id, str):
+        return None
+    return completion
+
+
+def _write_entry(
+    path: Path, key: str, request: CompletionRequest, identity: dict[str, object], completion: Completion
+) -> None:
+    entry: dict[str, Any] = {
+        "format": CACHE_FORMAT,
+        "key": key,
+        "case_key": request.case_key,
+        "stored_at": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+        "model_id": identity.get("model_id"),
+        "endpoint": identity.get("endpoint"),
+        "decoding": dataclasses.asdict(request.decoding),
+        "completion": {
+            "text": completion.text,
+            "model_id": completion.model_id,
+            "finish_reason": completion.finish_reason,
+            "usage": dataclasses.asdict(completion.usage),
+            "latency_s": completion.latency_s,
+            "cost_usd": completion.cost_usd,
+        },
+    }
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{key[:16]}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            json.dump(entry, fh, ensure_ascii=False, indent=1)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise

@@ -1,0 +1,100 @@
+"""Command-line options of the benchmark and the typed settings they become.
+
+Options are registered once here; everything downstream reads :class:`RunOptions`, never
+``config.getoption`` directly, so each setting has one name, one type and one docstring.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from benchmark.schedules import SCHEDULES
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    model: str | None
+    """Model alias: ``oracle``, ``replay:FILE`` or an alias from the models file. None: no run."""
+    suite: str
+    """Which suite's cases to collect."""
+    setting: str | None
+    """Prompt setting (suite-specific; the suite's official one when None)."""
+    dataset: Path | None
+    """Dataset root; the suite's shipped fixtures when None."""
+    samples: int
+    """Samples per case under the ``single`` schedule."""
+    schedule: str
+    """``single`` or ``paper`` (five runs: T=0.0 once, T=0.4 four times)."""
+    temperature: float
+    """Temperature of samples after the first under the ``single`` schedule."""
+    exec_timeout: float
+    """Wall-clock seconds generated code may run (the paper's grace period is 1800)."""
+    memory_mb: int
+    """Address-space cap of generated code."""
+    max_tokens: int
+    """Output-token limit per model call."""
+    report_dir: Path | None
+    """Where this run writes its records and reports (default ``reports/<model>-<time>``)."""
+    gate: str | None
+    """Release gate, e.g. ``pass@1>=0.45``; when given it decides the exit status."""
+    resume: bool
+    """Continue the run in ``--report-dir`` (or the newest run of this model), skipping finished cases."""
+    objective_only: bool
+    """Score the objective alone (paper §3.3) instead of also checking the returned decisions."""
+    models_file: Path | None
+    """TOML file that maps model aliases to endpoints (default: $OPTBENCH_MODELS_FILE or models.toml)."""
+    cache_dir: Path
+    """Content-addressed response cache in front of every non-oracle adapter."""
+    offline: bool
+    """Make a response-cache miss an error instead of a request."""
+    sandbox: str
+    """``auto`` (bubblewrap when it works), ``bwrap`` or ``subprocess``."""
+
+    @classmethod
+    def from_config(cls, config: pytest.Config) -> RunOptions:
+        get = config.getoption
+        return cls(
+            model=get("model"),
+            suite=get("suite"),
+            setting=get("setting"),
+            dataset=Path(get("dataset")) if get("dataset") else None,
+            samples=get("samples"),
+            schedule=get("schedule"),
+            temperature=get("temperature"),
+            exec_timeout=get("exec_timeout"),
+            memory_mb=get("exec_memory_mb"),
+            max_tokens=get("max_tokens"),
+            report_dir=Path(get("report_dir")) if get("report_dir") else None,
+            gate=get("gate"),
+            resume=get("resume"),
+            objective_only=get("objective_only"),
+            models_file=Path(get("models_file")) if get("models_file") else None,
+            cache_dir=Path(get("cache_dir")),
+            offline=get("offline"),
+            sandbox=get("sandbox"),
+        )
+
+
+def add_options(parser: pytest.Parser) -> None:
+    group = parser.getgroup("optbench", "optimization-modeling benchmark")
+    group.addoption("--model", default=None, help="model alias: oracle, replay:FILE, or an alias from the models file")
+    group.addoption("--suite", default="mmopt", help="suite to run (default: mmopt)")
+    group.addoption("--setting", default=None, help="prompt setting (default: the suite's official one)")
+    group.addoption("--dataset", default=None, help="dataset root (default: the suite's shipped fixtures)")
+    group.addoption("--samples", type=int, default=1, help="samples per case (default 1, at temperature 0)")
+    group.addoption("--schedule", choices=SCHEDULES, default="single", help="sampling schedule; 'paper' = 5 runs")
+    group.addoption("--temperature", type=float, default=0.4, help="temperature of samples after the first")
+    group.addoption("--exec-timeout", type=float, default=1800.0, help="seconds generated code may run (1800)")
+    group.addoption("--exec-memory-mb", type=int, default=8192, help="memory cap of generated code in MiB")
+    group.addoption("--max-tokens", type=int, default=16384, help="output-token limit per model call")
+    group.addoption("--report-dir", default=None, help="run folder (default: reports/<model>-<timestamp>)")
+    group.addoption("--gate", default=None, help="release gate deciding the exit status, e.g. pass@1>=0.45")
+    group.addoption("--resume", action="store_true", help="continue a run, skipping cases already scored")
+    group.addoption("--objective-only", action="store_true", help="score the objective alone, not the decisions")
+    group.addoption("--models-file", default=None, help="TOML models file (default $OPTBENCH_MODELS_FILE, models.toml)")
+    group.addoption("--cache-dir", default=".bench-cache/responses", help="response cache directory")
+    group.addoption("--offline", action="store_true", help="a response-cache miss is an error")
+    group.addoption("--sandbox", choices=("auto", "bwrap", "subprocess"), default="auto", help="sandbox kind")

@@ -1,0 +1,400 @@
+"""The pytest plugin: benchmark cases as parametrized items, model adapters as fixtures, records
+written as cases finish, and reports at the end of the session.
+
+Flow of one case (the ``bench_verdict`` fixture): resume check → ``suite.evaluate`` (prompt →
+adapter → parse → sandboxed execution → scoring) → one record appended to ``results.jsonl``.
+Model failures make the test fail; infrastructure faults (endpoint, sandbox, damaged dataset)
+happen in fixture setup and show as errors, so JUnit dashboards keep the two apart.
+
+Under xdist the controller picks the run folder and hands it to the workers; only the controller
+writes the summary, the manifest and JUnit XML.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from adapters import resolve_adapter
+from adapters.base import AdapterError, ModelAdapter, OracleUnavailable
+from benchmark import HARNESS_VERSION
+from benchmark.cases import Case, InstanceRef
+from benchmark.gate import GateError, evaluate_gate, parse_gate
+from benchmark.options import RunOptions, add_options
+from benchmark.records import append_record, finished_cases, latest_by_case, read_records
+from benchmark.reporting.render import to_markdown, to_text
+from benchmark.reporting.summary import build_summary
+from benchmark.run import RunPaths, choose_run_dir, git_revision, now_iso, package_versions, read_manifest, write_manifest
+from benchmark.sandbox import Limits, Sandbox, SandboxKind, create_sandbox
+from benchmark.schedules import sample_specs
+from benchmark.suites.base import CaseContext, Suite, get_suite
+from benchmark.verdict import DatasetError, InfrastructureError, Verdict
+
+CASE_FIXTURE = "bench_case"
+_WORKER_RUN_DIR = "optbench_run_dir"
+
+
+@dataclass
+class BenchState:
+    """Per-process state of the plugin, kept in ``config.stash``."""
+
+    options: RunOptions
+    suite: Suite
+    dataset: Path
+    instances: list[InstanceRef]
+    rootdir: Path
+    run: RunPaths | None = None
+    summary: dict[str, Any] | None = None
+    gate_lines: tuple[str, ...] = ()
+    started: str = field(default_factory=now_iso)
+
+
+STATE = pytest.StashKey[BenchState]()
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    add_options(parser)
+
+
+def _is_worker(config: pytest.Config) -> bool:
+    return hasattr(config, "workerinput")
+
+
+def _hidden_paths(state: BenchState) -> tuple[Path, ...]:
+    """What generated code must not see: the checkout (fixtures, reports), the dataset, the response
+    cache and the home directory (credentials). Nested paths are covered by their parents."""
+    candidates = [state.rootdir, *state.suite.hidden_paths(state.dataset), state.options.cache_dir, Path.home()]
+    resolved = sorted({p.resolve() for p in candidates}, key=lambda p: len(p.parts))
+    kept: list[Path] = []
+    for path in resolved:
+        if not any(path.is_relative_to(parent) for parent in kept):
+            kept.append(path)
+    return tuple(kept)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "benchmark: a benchmark case (collected from a suite's dataset)")
+    options = RunOptions.from_config(config)
+    rootdir = Path(config.rootpath)
+    try:
+        suite = get_suite(options.suite)
+        dataset = (options.dataset or suite.default_dataset()).resolve()
+        instances = list(suite.discover(dataset))
+        if options.setting is not None and options.setting not in suite.settings:
+            raise ValueError(f"suite {suite.name} has no setting {options.setting!r}; choose from {suite.settings}")
+        if options.gate:
+            parse_gate(options.gate)
+        sample_specs(options.schedule, options.samples, options.temperature)
+    except (ValueError, DatasetError, GateError) as exc:
+        raise pytest.UsageError(str(exc)) from None
+    state = BenchState(options=options, suite=suite, dataset=dataset, instances=instances, rootdir=rootdir)
+    for instance in instances:
+        for marker in suite.markers(instance):
+            config.addinivalue_line("markers", f"{marker}: {suite.name} cases labelled {marker}")
+    if options.model:
+        if _is_worker(config):
+            state.run = RunPaths(Path(config.workerinput[_WORKER_RUN_DIR]))  # type: ignore[attr-defined]
+        else:
+            _check_model_alias(options)
+            run_dir = choose_run_dir(rootdir / "reports", options.model, suite.name, options.report_dir, options.resume)
+            state.run = RunPaths(run_dir.resolve())
+            state.run.root.mkdir(parents=True, exist_ok=True)
+            if config.option.xmlpath is None:
+                config.option.xmlpath = str(state.run.junit)
+    config.stash[STATE] = state
+    if config.pluginmanager.hasplugin("xdist"):
+        config.pluginmanager.register(_XdistHooks(), "optbench-xdist")
+
+
+def _check_model_alias(options: RunOptions) -> None:
+    """Resolve the alias once up front so a typo fails before any case runs, with the known list."""
+    assert options.model is not None
+    try:
+        resolve_adapter(options.model, models_file=options.models_file, cache_dir=options.cache_dir, offline=options.offline)
+    except (ValueError, OSError) as exc:
+        raise pytest.UsageError(f"--model={options.model}: {exc}") from None
+
+
+class _XdistHooks:
+    """Registered only when xdist is installed (its hooks are unknown otherwise)."""
+
+    def pytest_configure_node(self, node: Any) -> None:
+        state = node.config.stash[STATE]
+        if state.run is not None:
+            node.workerinput[_WORKER_RUN_DIR] = str(state.run.root)
+
+
+def pytest_report_header(config: pytest.Config) -> list[str]:
+    state = config.stash[STATE]
+    lines = [f"optbench: suite {state.suite.name}, {len(state.instances)} instances in {state.dataset}"]
+    if state.options.model is None:
+        lines.append("optbench: no --model given, so benchmark cases are not run (try --model=oracle)")
+    elif state.run is not None:
+        lines.append(f"optbench: model {state.options.model}, run folder {state.run.root}")
+    return lines
+
+
+def _cases(state: BenchState) -> list[Case]:
+    options = state.options
+    settings = (options.setting or state.suite.default_setting,)
+    specs = sample_specs(options.schedule, options.samples, options.temperature)
+    return [
+        Case(instance, setting, spec.index, spec.temperature, markers=state.suite.markers(instance))
+        for instance in state.instances
+        for setting in settings
+        for spec in specs
+    ]
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if CASE_FIXTURE not in metafunc.fixturenames:
+        return
+    state = metafunc.config.stash[STATE]
+    params = [
+        pytest.param(case, id=case.test_id, marks=[pytest.mark.benchmark, *(getattr(pytest.mark, m) for m in case.markers)])
+        for case in _cases(state)
+    ]
+    metafunc.parametrize(CASE_FIXTURE, params)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if config.stash[STATE].options.model is not None:
+        return
+    benchmark_items = [item for item in items if CASE_FIXTURE in getattr(item, "fixturenames", ())]
+    if benchmark_items:
+        config.hook.pytest_deselected(items=benchmark_items)
+        items[:] = [item for item in items if item not in set(benchmark_items)]
+
+
+@dataclass
+class Runtime:
+    """What every case of one worker shares: the adapter, the sandbox and the resume set."""
+
+    adapter: ModelAdapter
+    sandbox: Sandbox
+    limits: Limits
+    finished: dict[str, dict[str, Any]]
+    dataset: dict[str, str]
+
+
+@pytest.fixture(scope="session")
+def bench_runtime(pytestconfig: pytest.Config) -> Runtime:
+    state = pytestconfig.stash[STATE]
+    options = state.options
+    assert options.model is not None and state.run is not None
+    adapter = resolve_adapter(options.model, models_file=options.models_file, cache_dir=options.cache_dir, offline=options.offline)
+    prefer = None if options.sandbox == "auto" else SandboxKind(options.sandbox)
+    return Runtime(
+        adapter=adapter,
+        sandbox=create_sandbox(_hidden_paths(state), prefer=prefer),
+        limits=Limits(wall_timeout_s=options.exec_timeout, memory_mb=options.memory_mb),
+        finished=finished_cases(state.run.results) if options.resume else {},
+        dataset=state.suite.dataset_fingerprint(state.dataset),
+    )
+
+
+def _base_record(case: Case, state: BenchState, runtime: Runtime) -> dict[str, Any]:
+    return {
+        "suite": case.suite,
+        "case": case.key,
+        "test_id": case.test_id,
+        **dict(case.instance.labels),
+        "setting": case.setting,
+        "sample": case.sample,
+        "temperature": case.temperature,
+        "model": state.options.model,
+        "harness_version": HARNESS_VERSION,
+        "dataset_version": runtime.dataset.get("version"),
+        "dataset_sha256": runtime.dataset.get("sha256"),
+        "sandbox": str(runtime.sandbox.kind),
+    }
+
+
+def _verdict_fields(verdict: Verdict) -> dict[str, Any]:
+    return {
+        "outcome": "passed" if verdict.passed else "failed",
+        "passed": verdict.passed,
+        "category": verdict.category,
+        "detail": verdict.detail,
+        "valid_code": verdict.valid_code,
+        "expected_objective": verdict.expected_objective,
+        "returned_objective": verdict.returned_objective,
+        "recomputed_objective": verdict.recomputed_objective,
+        "scores": verdict.scores,
+        "execution": verdict.execution,
+        "execution_time_s": (verdict.execution or {}).get("wall_s"),
+        "extra": verdict.extra,
+    }
+
+
+@pytest.fixture
+def bench_verdict(request: pytest.FixtureRequest, bench_case: Case, bench_runtime: Runtime) -> dict[str, Any]:
+    """Evaluate the case (or take its record when resuming) and return its result record."""
+    state = request.config.stash[STATE]
+    assert state.run is not None
+    node = request.node
+    previous = bench_runtime.finished.get(bench_case.key)
+    if previous is not None:
+        record = previous
+    else:
+        context = CaseContext(
+            case=bench_case,
+            adapter=bench_runtime.adapter,
+            sandbox=bench_runtime.sandbox,
+            limits=bench_runtime.limits,
+            objective_only=state.options.objective_only,
+            max_tokens=state.options.max_tokens,
+        )
+        record = _base_record(bench_case, state, bench_runtime)
+        started = time.perf_counter()
+        problem: tuple[str, str, str] | None = None  # (outcome, category, detail)
+        try:
+            record.update(_verdict_fields(state.suite.evaluate(bench_case, context)))
+        except OracleUnavailable as exc:
+            problem = ("skipped", "oracle_unavailable", str(exc))
+        except AdapterError as exc:
+            if exc.kind == "unsupported_input":
+                problem = ("skipped", exc.kind, str(exc))
+            else:
+                problem = ("error", "api_error", f"{exc.kind}: {exc}")
+        except DatasetError as exc:
+            problem = ("error", "dataset_error", str(exc))
+        except InfrastructureError as exc:
+            problem = ("error", exc.category, str(exc))
+        accounting = context.accounting
+        record.update(
+            {
+                "model_ids": context.model_ids,
+                "model_calls": accounting.calls,
+                "cache_hits": accounting.cache_hits,
+                "cache_hit": accounting.calls > 0 and accounting.cache_hits == accounting.calls,
+                "input_tokens": accounting.input_tokens,
+                "output_tokens": accounting.output_tokens,
+                "cost_usd": accounting.cost_usd,
+                "model_time_s": round(accounting.latency_s, 4),
+                "truncated": accounting.truncated,
+                "total_time_s": round(time.perf_counter() - started, 4),
+                "finished_at": now_iso(),
+            }
+        )
+        if problem is not None:
+            outcome, category, detail = problem
+            record.update({"outcome": outcome, "passed": False, "category": category, "detail": detail})
+        append_record(state.run.results, record)
+    for key in ("family", "subcategory", "difficulty", "category", "returned_objective", "expected_objective"):
+        if record.get(key) is not None:
+            node.user_properties.append((key, record[key]))
+    node.user_properties.append(("outcome", record["outcome"]))
+    if record["outcome"] == "skipped":
+        pytest.skip(f"[{record['category']}] {record['detail']}")
+    if record["outcome"] == "error":
+        pytest.fail(
+            f"[{record['category']}] {record['detail']} (not a model failure; --resume runs this case again)",
+            pytrace=False,
+        )
+    return record
+
+
+def assert_case_passed(record: dict[str, Any]) -> None:
+    """The body of every benchmark item: a model failure fails the test with its category."""
+    if not record["passed"]:
+        expected, returned = record.get("expected_objective"), record.get("returned_objective")
+        numbers = f" (returned {returned}, expected {expected})" if returned is not None else ""
+        pytest.fail(f"[{record['category']}] {record['detail']}{numbers}", pytrace=False)
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    state = session.config.stash[STATE]
+    if _is_worker(session.config) or state.run is None:
+        return
+    _write_manifest(session.config, state, finished=None)
+
+
+def _write_manifest(config: pytest.Config, state: BenchState, finished: str | None, exitstatus: int | None = None) -> None:
+    assert state.run is not None and state.options.model is not None
+    options = state.options
+    previous = read_manifest(state.run)
+    adapter = resolve_adapter(options.model, models_file=options.models_file, cache_dir=options.cache_dir, offline=options.offline)
+    prefer = None if options.sandbox == "auto" else SandboxKind(options.sandbox)
+    sandbox = create_sandbox(_hidden_paths(state), prefer=prefer)
+    sessions = list(previous.get("sessions", []))
+    if finished is None:
+        sessions.append({"started": state.started, "args": list(config.invocation_params.args), "resume": options.resume})
+    else:
+        sessions[-1].update({"finished": finished, "exitstatus": exitstatus})
+    write_manifest(
+        state.run,
+        {
+            "suite": state.suite.name,
+            "dataset": {"root": str(state.dataset), **state.suite.dataset_fingerprint(state.dataset)},
+            "model": adapter.describe(),
+            "decoding": {
+                "schedule": options.schedule,
+                "samples": options.samples,
+                "temperature": options.temperature,
+                "max_tokens": options.max_tokens,
+            },
+            "setting": options.setting or state.suite.default_setting,
+            "objective_only": options.objective_only,
+            "execution": {"timeout_s": options.exec_timeout, "memory_mb": options.memory_mb},
+            "sandbox": sandbox.describe(),
+            "git": git_revision(state.rootdir),
+            "packages": package_versions(),
+            "sessions": sessions,
+        },
+    )
+
+
+def summarize_run(paths: RunPaths, run_info: dict[str, Any]) -> dict[str, Any]:
+    """Build and write ``summary.json`` and ``summary.md`` from the run's records."""
+    records = list(latest_by_case(read_records(paths.results)).values())
+    summary = build_summary(records, run_info)
+    paths.summary_json.write_text(json.dumps(summary, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    paths.summary_md.write_text(to_markdown(summary), encoding="utf-8")
+    return summary
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    config = session.config
+    state = config.stash[STATE]
+    if _is_worker(config) or state.run is None:
+        return
+    options = state.options
+    run_info: dict[str, Any] = {
+        "model": options.model,
+        "suite": state.suite.name,
+        "setting": options.setting or state.suite.default_setting,
+        "schedule": options.schedule if options.schedule == "paper" else f"single ({options.samples} samples)",
+        "dataset": str(state.dataset),
+        "sandbox": read_manifest(state.run).get("sandbox", {}).get("kind"),
+    }
+    summary = summarize_run(state.run, run_info)
+    if options.gate:
+        metrics = {k: v for k, v in summary["metrics"].items() if isinstance(v, int | float) or v is None}
+        result = evaluate_gate(parse_gate(options.gate), metrics)
+        state.gate_lines = result.lines
+        summary["run"]["gate"] = {"passed": result.passed, "lines": list(result.lines)}
+        state.run.summary_json.write_text(json.dumps(summary, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+        state.run.summary_md.write_text(to_markdown(summary), encoding="utf-8")
+        if exitstatus in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED):
+            session.exitstatus = pytest.ExitCode.OK if result.passed else pytest.ExitCode.TESTS_FAILED
+    state.summary = summary
+    _write_manifest(config, state, finished=now_iso(), exitstatus=int(session.exitstatus))
+
+
+def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
+    state = config.stash[STATE]
+    if state.summary is None or state.run is None:
+        return
+    terminalreporter.section("optbench summary")
+    for line in to_text(state.summary):
+        terminalreporter.write_line(line)
+    for line in state.gate_lines:
+        terminalreporter.write_line(f"gate: {line}")
+    terminalreporter.write_line(f"reports: {state.run.root}")

@@ -1,0 +1,62 @@
+"""Result records: one JSON line per case in ``<run>/results.jsonl``, written as the case finishes.
+
+Appends take an exclusive ``flock`` and write the whole line in one call, so xdist workers never
+interleave lines and a crash loses at most the case in flight. Readers tolerate a torn last line
+(the only damage a crash can do) and keep the newest record per case, which is what ``--resume``
+and the reports need.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+RESULTS_FILE = "results.jsonl"
+#: Outcomes that finish a case; ``error`` (infrastructure) and ``skipped`` cases are run again on resume.
+FINISHED_OUTCOMES = frozenset({"passed", "failed"})
+
+
+def append_record(path: Path, record: Mapping[str, Any]) -> None:
+    line = (json.dumps(record, sort_keys=True, default=str) + "\n").encode("utf-8")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        os.write(fd, line)
+        os.fsync(fd)
+    finally:
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        os.close(fd)
+
+
+def read_records(path: Path) -> list[dict[str, Any]]:
+    """Every intact record, in file order (a torn line from a crash is skipped)."""
+    if not path.exists():
+        return []
+    records = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line.strip():
+            continue
+        try:
+            value = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        if isinstance(value, dict) and "case" in value:
+            records.append(value)
+    return records
+
+
+def latest_by_case(records: Iterable[Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
+    latest: dict[str, dict[str, Any]] = {}
+    for record in records:
+        latest[str(record["case"])] = dict(record)
+    return latest
+
+
+def finished_cases(path: Path) -> dict[str, dict[str, Any]]:
+    """Cases whose newest record is a model verdict (passed or failed): ``--resume`` skips these."""
+    return {key: r for key, r in latest_by_case(read_records(path)).items() if r.get("outcome") in FINISHED_OUTCOMES}

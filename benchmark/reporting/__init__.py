@@ -1,0 +1,1 @@
+"""Reports built from a run's result records: summary data, Markdown, terminal tables, manifest."""

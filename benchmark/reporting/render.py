@@ -1,0 +1,105 @@
+"""Turning a summary into tables, then into Markdown (``summary.md``) or aligned terminal text.
+
+One set of tables feeds both renderings, so the terminal and the Markdown report cannot disagree.
+The Markdown layout is locked by a snapshot test: change it on purpose, review the diff.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Table:
+    title: str
+    headers: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+
+
+def _pct(value: Any) -> str:
+    return "n/a" if value is None else f"{100.0 * float(value):.1f}%"
+
+
+def _pass_columns(block: Mapping[str, Any]) -> list[str]:
+    return sorted((key for key in block if key.startswith("pass@") and "_" not in key), key=lambda k: int(k[5:]))
+
+
+def _metric_row(name: str, block: Mapping[str, Any], columns: Sequence[str]) -> tuple[str, ...]:
+    return (
+        name,
+        str(block["instances"]),
+        str(block["samples"]),
+        *(_pct(block.get(column)) for column in columns),
+        _pct(block.get("valid_code_rate")),
+    )
+
+
+def summary_tables(summary: Mapping[str, Any]) -> list[Table]:
+    metrics = summary["metrics"]
+    columns = _pass_columns(metrics)
+    headers = ("", "instances", "samples", *columns, "valid code")
+    tables = [Table("Overall", headers, (_metric_row("all", metrics, columns),))]
+    over_runs = metrics.get("pass@1_over_runs")
+    if over_runs:
+        vcr = metrics["valid_code_rate_over_runs"]
+        rows = [
+            ("pass@1", f"{100 * over_runs['mean']:.1f}% ± {100 * over_runs['std']:.1f}"),
+            ("valid code rate", f"{100 * vcr['mean']:.1f}% ± {100 * vcr['std']:.1f}"),
+        ]
+        rows += [(key, _pct(value)) for key, value in metrics.items() if key.endswith("_stochastic_runs")]
+        tables.append(Table(f"Over {metrics['runs']} runs (mean ± std)", ("metric", "value"), tuple(rows)))
+    for grouping in ("family", "subcategory", "difficulty"):
+        groups = summary.get(f"by_{grouping}")
+        if groups:
+            rows = tuple(_metric_row(name, block, columns) for name, block in groups.items())
+            tables.append(Table(f"By {grouping}", (grouping, *headers[1:]), rows))
+    counts = summary["counts"]
+    failures = summary.get("failure_categories") or {}
+    if failures:
+        failed = max(1, counts["failed"])
+        rows = tuple((name, str(n), _pct(n / failed)) for name, n in failures.items())
+        tables.append(Table("Failures by category", ("category", "samples", "share of failures"), rows))
+    infra = summary.get("infrastructure") or {}
+    if infra or counts["skipped"]:
+        rows = tuple((name, str(n)) for name, n in infra.items())
+        rows += tuple((f"skipped: {reason}", str(n)) for reason, n in (summary.get("skipped_reasons") or {}).items())
+        tables.append(Table("Not scored (infrastructure errors and skips)", ("reason", "cases"), rows))
+    return tables
+
+
+def to_markdown(summary: Mapping[str, Any]) -> str:
+    run = summary.get("run") or {}
+    counts = summary["counts"]
+    lines = ["# Benchmark run", ""]
+    for key in ("model", "suite", "setting", "schedule", "dataset", "sandbox"):
+        if run.get(key) is not None:
+            lines.append(f"- **{key}**: {run[key]}")
+    lines.append(
+        f"- **cases**: {counts['cases']} ({counts['passed']} passed, {counts['failed']} failed, "
+        f"{counts['infrastructure_errors']} infrastructure errors, {counts['skipped']} skipped)"
+    )
+    gate = run.get("gate")
+    if gate:
+        lines.append(f"- **gate**: {'passed' if gate['passed'] else 'FAILED'} ({'; '.join(gate['lines'])})")
+    lines.append("")
+    for table in summary_tables(summary):
+        lines += [f"## {table.title}", "", "| " + " | ".join(table.headers) + " |"]
+        lines.append("|" + "|".join("---" if i == 0 else "---:" for i in range(len(table.headers))) + "|")
+        lines += ["| " + " | ".join(row) + " |" for row in table.rows]
+        lines.append("")
+    return "\n".join(lines)
+
+
+def to_text(summary: Mapping[str, Any]) -> list[str]:
+    """Aligned plain-text tables for the terminal summary."""
+    out: list[str] = []
+    for table in summary_tables(summary):
+        widths = [max(len(h), *(len(r[i]) for r in table.rows)) for i, h in enumerate(table.headers)]
+        out.append(table.title)
+        out.append("  ".join(h.ljust(w) if i == 0 else h.rjust(w) for i, (h, w) in enumerate(zip(table.headers, widths, strict=True))))
+        for row in table.rows:
+            out.append("  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths, strict=True))))
+        out.append("")
+    return out

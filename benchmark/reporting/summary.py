@@ -1,0 +1,107 @@
+"""The run summary: every number in ``summary.json``, ``summary.md`` and the terminal table.
+
+Computed from result records alone, so a run's reports can be rebuilt from its ``results.jsonl``
+at any time (``optbench summarize RUN_DIR``). Only ``passed``/``failed`` records are scored;
+infrastructure errors and skipped cases are counted apart and never lower a model's score.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from benchmark.metrics import k_values, mean_pass_at_k, mean_std, rate
+from benchmark.verdict import FAILURE_CATEGORIES
+
+GROUPINGS: tuple[str, ...] = ("family", "subcategory", "difficulty")
+
+
+def _instance_key(record: Mapping[str, Any]) -> str:
+    """The instance a record belongs to: its case key without setting and sample."""
+    return str(record["case"]).rsplit("/", 2)[0]
+
+
+def _counts(records: Sequence[Mapping[str, Any]]) -> list[tuple[int, int]]:
+    per_instance: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    for record in records:
+        entry = per_instance[_instance_key(record)]
+        entry[0] += 1
+        entry[1] += int(bool(record["passed"]))
+    return [(n, c) for n, c in per_instance.values()]
+
+
+def metric_block(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """pass@k (unbiased, averaged over instances), Valid Code Rate and per-run spreads."""
+    counts = _counts(records)
+    max_n = max((n for n, _ in counts), default=0)
+    block: dict[str, Any] = {
+        "instances": len(counts),
+        "samples": len(records),
+        "passed_samples": sum(int(bool(r["passed"])) for r in records),
+    }
+    for k in k_values(max_n):
+        block[f"pass@{k}"] = mean_pass_at_k(counts, k)
+    block["valid_code_rate"] = rate([bool(r.get("valid_code")) for r in records])
+    by_run: dict[int, list[Mapping[str, Any]]] = defaultdict(list)
+    for record in records:
+        by_run[int(record["sample"])].append(record)
+    if len(by_run) > 1:
+        runs = [by_run[s] for s in sorted(by_run)]
+        pass1 = mean_std([rate([bool(r["passed"]) for r in run]) or 0.0 for run in runs])
+        vcr = mean_std([rate([bool(r.get("valid_code")) for r in run]) or 0.0 for run in runs])
+        block["runs"] = len(runs)
+        block["pass@1_over_runs"] = {"mean": pass1[0], "std": pass1[1]} if pass1 else None
+        block["valid_code_rate_over_runs"] = {"mean": vcr[0], "std": vcr[1]} if vcr else None
+    stochastic = [r for r in records if float(r.get("temperature", 0.0)) > 0]
+    if stochastic and len(stochastic) != len(records):
+        stochastic_counts = _counts(stochastic)
+        k = max(n for n, _ in stochastic_counts)
+        block[f"pass@{k}_stochastic_runs"] = mean_pass_at_k(stochastic_counts, k)
+    return block
+
+
+def build_summary(records: Iterable[Mapping[str, Any]], run: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    latest = list(records)
+    scored = [r for r in latest if r.get("outcome") in ("passed", "failed")]
+    errors = [r for r in latest if r.get("outcome") == "error"]
+    skipped = [r for r in latest if r.get("outcome") == "skipped"]
+    failures = Counter(str(r.get("category")) for r in scored if not r["passed"])
+    summary: dict[str, Any] = {
+        "run": dict(run or {}),
+        "counts": {
+            "cases": len(latest),
+            "scored": len(scored),
+            "passed": sum(int(bool(r["passed"])) for r in scored),
+            "failed": sum(int(not r["passed"]) for r in scored),
+            "infrastructure_errors": len(errors),
+            "skipped": len(skipped),
+        },
+        "metrics": metric_block(scored),
+        "failure_categories": {c: failures[c] for c in FAILURE_CATEGORIES if failures[c]},
+        "infrastructure": dict(sorted(Counter(str(r.get("category")) for r in errors).items())),
+        "skipped_reasons": dict(sorted(Counter(str(r.get("detail")) for r in skipped).items())),
+        "accounting": _accounting(latest),
+    }
+    for grouping in GROUPINGS:
+        groups: dict[str, list[Mapping[str, Any]]] = defaultdict(list)
+        for record in scored:
+            value = record.get(grouping)
+            if value is not None:
+                groups[str(value)].append(record)
+        if groups:
+            summary[f"by_{grouping}"] = {name: metric_block(groups[name]) for name in sorted(groups)}
+    return summary
+
+
+def _accounting(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    costs = [r["cost_usd"] for r in records if r.get("cost_usd") is not None]
+    return {
+        "model_calls": sum(int(r.get("model_calls", 0)) for r in records),
+        "cache_hits": sum(int(r.get("cache_hits", 0)) for r in records),
+        "input_tokens": sum(int(r.get("input_tokens") or 0) for r in records),
+        "output_tokens": sum(int(r.get("output_tokens") or 0) for r in records),
+        "cost_usd": sum(costs) if costs else None,
+        "model_time_s": round(sum(float(r.get("model_time_s") or 0.0) for r in records), 3),
+        "execution_time_s": round(sum(float(r.get("execution_time_s") or 0.0) for r in records), 3),
+    }

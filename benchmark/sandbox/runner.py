@@ -1,0 +1,343 @@
+"""In-sandbox runner: executes ``candidate.py`` and writes a JSON verdict next to it.
+
+This file is copied into each run's work directory and started with the sandbox's Python as
+``python -s _optbench_runner.py {solve|script}``. It must use the standard library only, because
+inside bwrap the harness's own package (``benchmark``) is deliberately not importable.
+
+Why a runner instead of ``python candidate.py``: the classification of a failure (syntax vs. missing
+dependency vs. runtime error vs. broken response contract) is only reliable from inside the
+interpreter, where the exception object still exists. The verdict goes to a file, not stdout, so
+that whatever the candidate prints can never be confused with it.
+
+JSON choices for ``solve()``'s return value (documented here because this is where they are made):
+
+* NumPy scalars become Python scalars and arrays become (nested) lists, as models often return
+  ``np.int64`` counts or ``ndarray`` solutions; NumPy scalar dict keys are coerced likewise.
+* Tuples become lists (what ``json`` does anyway).
+* Dict keys must be ``str``, ``int``, ``float``, ``bool`` or ``None`` (JSON's own coercion turns
+  them into strings, so the returned value has string keys); tuple keys, other key types, or two
+  keys that collide once stringified (``1`` and ``"1"``) are an output-format error.
+* Non-finite floats (NaN, ±inf) are allowed and kept (Python's ``json`` extension), because
+  ``{"objective": float("inf")}`` is a meaningful, if usually wrong, answer that the grader should
+  score as a wrong objective rather than a format failure. Writers of strict-JSON files must handle
+  them.
+* Anything else (sets, complex numbers, custom objects, cycles) is an output-format error.
+"""
+
+from __future__ import annotations
+
+import importlib.abc
+import importlib.machinery
+import inspect
+import io
+import json
+import linecache
+import os
+import signal
+import sys
+import traceback
+import types
+from collections.abc import Sequence
+from typing import Any
+
+CANDIDATE_FILE = "candidate.py"
+RESULT_FILE = "_optbench_result.json"
+STARTED_FILE = "_optbench_started"
+RUNNER_FILE = "_optbench_runner.py"
+
+_TRACEBACK_LINES = 30
+_ERROR_CHARS = 4000
+_RUNNER_PATH = os.path.abspath(__file__)
+_RUNNER_PID = os.getpid()
+# ImportErrors the dynamic loader raises when the address-space cap is hit: not a missing dependency.
+_MEMORY_IMPORT_ERRORS = ("failed to map segment", "cannot allocate memory", "cannot map zero-fill pages")
+
+
+class _FormatError(Exception):
+    """The return value cannot be represented as the JSON object the contract asks for."""
+
+
+class _GhostNamespaceBlocker(importlib.abc.MetaPathFinder):
+    """Makes packages whose source tree is hidden from the sandbox fail to import.
+
+    An editable install (setuptools' finder) still maps ``benchmark`` to the repository after bwrap
+    has hidden the repository, and Python then imports it as an empty namespace package. Generated
+    code must see a plain ``ModuleNotFoundError`` instead, so a namespace package none of whose
+    directories exists is treated as missing.
+    """
+
+    def __init__(self) -> None:
+        self._busy: set[str] = set()
+
+    def find_spec(
+        self, fullname: str, path: Sequence[str] | None, target: types.ModuleType | None = None
+    ) -> importlib.machinery.ModuleSpec | None:
+        if fullname in self._busy:
+            return None
+        self._busy.add(fullname)
+        try:
+            for finder in list(sys.meta_path):
+                if finder is self or not hasattr(finder, "find_spec"):
+                    continue
+                spec = finder.find_spec(fullname, path, target)
+                if spec is None:
+                    continue
+                locations = spec.submodule_search_locations
+                if spec.origin in (None, "namespace") and locations is not None:
+                    if not any(os.path.isdir(p) for p in list(locations)):
+                        raise ModuleNotFoundError(f"No module named {fullname!r}", name=fullname)
+                return spec
+            return None
+        finally:
+            self._busy.discard(fullname)
+
+
+def _strip_runner_frames(te: traceback.TracebackException) -> None:
+    """Drop this runner's frames and importlib's plumbing from a traceback and its chain."""
+    seen: set[int] = set()
+    todo: list[traceback.TracebackException | None] = [te]
+    while todo:
+        cur = todo.pop()
+        if cur is None or id(cur) in seen:
+            continue
+        seen.add(id(cur))
+        kept = [
+            f
+            for f in cur.stack
+            if f.filename != _RUNNER_PATH and not f.filename.startswith("<frozen importlib")
+        ]
+        cur.stack = traceback.StackSummary.from_list(kept)
+        todo.extend([cur.__cause__, cur.__context__])
+
+
+def _describe_exception(exc: BaseException) -> tuple[str, str]:
+    """(one-line summary, traceback tail) for an exception raised by candidate code."""
+    lines = traceback.format_exception_only(type(exc), exc)
+    summary = lines[-1].strip() if lines else type(exc).__name__
+    try:
+        te = traceback.TracebackException(type(exc), exc, exc.__traceback__, capture_locals=False)
+        _strip_runner_frames(te)
+        text = "".join(te.format())
+    except Exception:  # formatting must never turn a candidate error into a runner crash
+        text = "".join(lines)
+    tail = "\n".join(text.rstrip("\n").splitlines()[-_TRACEBACK_LINES:])
+    return summary, tail
+
+
+def _error(summary: str, detail: str = "") -> str:
+    text = summary if not detail else f"{summary}\n{detail}"
+    if len(text) > _ERROR_CHARS:
+        text = text[: _ERROR_CHARS // 4] + "\n[...]\n" + text[-(_ERROR_CHARS * 3 // 4) :]
+    return text
+
+
+def _classify_exception(exc: BaseException, where: str) -> dict[str, Any]:
+    """Verdict for an exception escaping the module body or solve()/the script."""
+    summary, tail = _describe_exception(exc)
+    if isinstance(exc, ImportError):
+        message = str(exc).lower()
+        if not isinstance(exc, ModuleNotFoundError) and any(m in message for m in _MEMORY_IMPORT_ERRORS):
+            return {
+                "outcome": "runtime",
+                "error": _error(f"{where}: {summary} (a shared library could not be mapped: memory cap)", tail),
+            }
+        missing = exc.name or "?"
+        return {"outcome": "dependency", "error": _error(f"{where}: missing module {missing!r}: {summary}", tail)}
+    if isinstance(exc, SystemExit):
+        return {"outcome": "runtime", "error": _error(f"{where}: called sys.exit({exc.code!r})", tail)}
+    if isinstance(exc, MemoryError):
+        return {"outcome": "runtime", "error": _error(f"{where}: MemoryError (memory cap reached)", tail)}
+    return {"outcome": "runtime", "error": _error(f"{where}: {summary}", tail)}
+
+
+def _numpy_to_python(obj: object) -> tuple[bool, object]:
+    """(True, converted) for NumPy scalars and arrays, else (False, obj); never imports NumPy."""
+    np = sys.modules.get("numpy")
+    if np is None:
+        return False, obj
+    if isinstance(obj, np.generic):
+        return True, obj.item()
+    if isinstance(obj, np.ndarray):
+        return True, obj.tolist()
+    return False, obj
+
+
+def _json_key(key: object, where: str) -> str:
+    """The string JSON will use for a dict key, or a _FormatError for keys JSON cannot hold."""
+    _, key = _numpy_to_python(key)
+    if isinstance(key, str):
+        return key
+    if key is True:
+        return "true"
+    if key is False:
+        return "false"
+    if key is None:
+        return "null"
+    if isinstance(key, int | float):
+        return json.dumps(key)
+    raise _FormatError(
+        f"dict key {key!r} at {where} is a {type(key).__name__}; JSON object keys must be strings "
+        "(or numbers, which become strings)"
+    )
+
+
+def _to_json(obj: object, where: str, active: set[int]) -> object:
+    """A JSON-ready copy of obj, applying the module docstring's coercions."""
+    if obj is None or isinstance(obj, bool | int | float | str):
+        return obj
+    converted, obj = _numpy_to_python(obj)
+    if converted:
+        return _to_json(obj, where, active)
+    if isinstance(obj, dict | list | tuple):
+        if id(obj) in active:
+            raise _FormatError(f"circular reference at {where}")
+        active.add(id(obj))
+        try:
+            if isinstance(obj, dict):
+                out: dict[str, object] = {}
+                for key, val in obj.items():
+                    skey = _json_key(key, where)
+                    if skey in out:
+                        raise _FormatError(f"dict keys at {where} collide once converted to JSON strings: {skey!r}")
+                    out[skey] = _to_json(val, f"{where}[{skey!r}]", active)
+                return out
+            return [_to_json(v, f"{where}[{i}]", active) for i, v in enumerate(obj)]
+        finally:
+            active.discard(id(obj))
+    raise _FormatError(f"value at {where} has type {type(obj).__module__}.{type(obj).__qualname__}, not JSON")
+
+
+def _check_solve(module: types.ModuleType) -> dict[str, Any] | None:
+    """A response-contract verdict when the module has no usable no-argument solve(), else None."""
+    solve = module.__dict__.get("solve")
+    if solve is None:
+        return {"outcome": "response_contract", "error": "no top-level solve() function is defined"}
+    if not callable(solve):
+        kind = type(solve).__name__
+        return {"outcome": "response_contract", "error": f"top-level name 'solve' is a {kind}, not a function"}
+    if inspect.iscoroutinefunction(solve):
+        return {"outcome": "response_contract", "error": "solve() must be a plain function, not async"}
+    try:
+        params = inspect.signature(solve).parameters.values()
+    except (TypeError, ValueError):
+        return None
+    variadic = (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD)
+    required = [p.name for p in params if p.default is inspect.Parameter.empty and p.kind not in variadic]
+    if required:
+        names = ", ".join(required)
+        return {"outcome": "response_contract", "error": f"solve() must take no arguments but requires: {names}"}
+    return None
+
+
+def _compile(workdir: str) -> tuple[types.CodeType | None, dict[str, Any] | None]:
+    path = os.path.join(workdir, CANDIDATE_FILE)
+    with open(path, encoding="utf-8", errors="surrogateescape") as fh:
+        source = fh.read()
+    # Tracebacks name the file "candidate.py" in every sandbox kind; register its lines so they show.
+    lines = source.splitlines(keepends=True)
+    linecache.cache[CANDIDATE_FILE] = (len(source), None, lines, CANDIDATE_FILE)
+    try:
+        return compile(source, CANDIDATE_FILE, "exec", dont_inherit=True), None
+    except (SyntaxError, ValueError) as exc:  # ValueError: NUL bytes in the source
+        detail = "".join(traceback.format_exception_only(type(exc), exc)).rstrip("\n")
+        if isinstance(exc, SyntaxError):
+            summary = f"{type(exc).__name__}: {exc.msg} (line {exc.lineno})"
+        else:
+            summary = f"SyntaxError: {exc}"
+        return None, {"outcome": "syntax", "error": _error(summary, detail)}
+
+
+def _run(mode: str, workdir: str) -> dict[str, Any]:
+    code, verdict = _compile(workdir)
+    if code is None:
+        return verdict or {"outcome": "syntax", "error": "could not compile"}
+    module_name = "__main__" if mode == "script" else "candidate"
+    module = types.ModuleType(module_name)
+    module.__file__ = os.path.join(workdir, CANDIDATE_FILE)
+    sys.modules[module_name] = module
+    sys.argv = [CANDIDATE_FILE]
+    try:
+        exec(code, module.__dict__)
+    except SystemExit as exc:
+        _leave_if_forked()
+        if mode == "script" and exc.code in (None, 0):
+            return {"outcome": "ok", "value": None}
+        where = "script" if mode == "script" else "while importing the module"
+        return _classify_exception(exc, where)
+    except BaseException as exc:
+        _leave_if_forked()
+        where = "script" if mode == "script" else "while importing the module"
+        return _classify_exception(exc, where)
+    _leave_if_forked()
+    if mode == "script":
+        return {"outcome": "ok", "value": None}
+
+    contract = _check_solve(module)
+    if contract is not None:
+        return contract
+    try:
+        value = module.solve()
+    except BaseException as exc:
+        _leave_if_forked()
+        return _classify_exception(exc, "in solve()")
+    _leave_if_forked()
+    if not isinstance(value, dict):
+        kind = type(value).__name__
+        return {"outcome": "output_format", "error": f"solve() returned {kind}, expected a dict (JSON object)"}
+    try:
+        return {"outcome": "ok", "value": _to_json(value, "$", set())}
+    except _FormatError as exc:
+        return {"outcome": "output_format", "error": f"solve()'s return value is not JSON: {exc}"}
+    except RecursionError:
+        return {"outcome": "output_format", "error": "solve()'s return value is nested too deeply for JSON"}
+
+
+def _leave_if_forked() -> None:
+    """A forked copy of the candidate that returns into the runner must not write a second verdict."""
+    if os.getpid() != _RUNNER_PID:
+        os._exit(0)
+
+
+def _write_verdict(path: str, verdict: dict[str, Any]) -> None:
+    tmp = path + ".tmp"
+    try:
+        data = json.dumps(verdict, allow_nan=True, ensure_ascii=False)
+        with open(tmp, "w", encoding="utf-8") as fh:
+            fh.write(data)
+    except (OSError, MemoryError, ValueError, TypeError) as exc:
+        small = {"outcome": "output_format", "error": f"solve()'s return value could not be stored: {exc!r}"}
+        with open(tmp, "w", encoding="utf-8") as fh:
+            fh.write(json.dumps(small))
+    os.replace(tmp, path)
+
+
+def main() -> None:
+    workdir = os.path.dirname(_RUNNER_PATH)
+    mode = sys.argv[1] if len(sys.argv) > 1 else "solve"
+    with open(os.path.join(workdir, STARTED_FILE), "w", encoding="utf-8") as fh:
+        fh.write(str(os.getpid()))
+    # Past RLIMIT_FSIZE, writes fail with EFBIG instead of the kernel killing the process (SIGXFSZ);
+    # the ignored disposition is inherited by everything the candidate starts.
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    # Line buffering keeps what was printed before a timeout kill.
+    if isinstance(sys.stdout, io.TextIOWrapper):
+        sys.stdout.reconfigure(line_buffering=True)
+    sys.meta_path.insert(0, _GhostNamespaceBlocker())
+    try:
+        verdict = _run(mode, workdir)
+    except BaseException as exc:  # a fault in the runner itself, not in candidate code
+        _leave_if_forked()
+        verdict = {"outcome": "sandbox_error", "error": _error(f"runner failed: {exc!r}", traceback.format_exc())}
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except Exception:  # the candidate may have closed or replaced the stream
+            pass
+    _write_verdict(os.path.join(workdir, RESULT_FILE), verdict)
+    # Skip interpreter teardown: non-daemon threads or atexit hooks of the candidate must not turn a
+    # finished run into a timeout, and teardown of large solver libraries is slow.
+    os._exit(0)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1 @@
+"""Suites: each benchmark (MM-OptBench, Mamo, …) is a plug-in of :class:`benchmark.suites.base.Suite`."""

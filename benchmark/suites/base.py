@@ -1,0 +1,122 @@
+"""The suite plug-in interface and the context a suite gets to evaluate one case.
+
+A suite knows its dataset layout, its prompts, its response contract and its scoring. The harness
+knows everything else: collection, adapters, caching, the sandbox, records, resume and reports.
+The :class:`CaseContext` is the only door between the two, so a suite never reaches into the
+harness and the harness never into a suite's files.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Protocol, runtime_checkable
+
+from adapters.base import Completion, CompletionRequest, Decoding, ModelAdapter
+from benchmark.cases import Case, InstanceRef
+from benchmark.messages import Message
+from benchmark.sandbox import Limits, Sandbox
+from benchmark.verdict import Verdict
+
+
+@dataclass
+class Accounting:
+    """Model-side cost of one case, summed over every call the suite made for it."""
+
+    calls: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    latency_s: float = 0.0
+    cost_usd: float | None = None
+    cache_hits: int = 0
+    truncated: bool = False
+
+    def add(self, completion: Completion) -> None:
+        self.calls += 1
+        self.input_tokens += completion.usage.input_tokens or 0
+        self.output_tokens += completion.usage.output_tokens or 0
+        self.latency_s += completion.latency_s
+        if completion.cost_usd is not None:
+            self.cost_usd = (self.cost_usd or 0.0) + completion.cost_usd
+        self.cache_hits += int(completion.cache_hit)
+        self.truncated = self.truncated or completion.truncated
+
+
+@dataclass
+class CaseContext:
+    """What a suite may use while evaluating a case."""
+
+    case: Case
+    adapter: ModelAdapter
+    sandbox: Sandbox
+    limits: Limits
+    objective_only: bool = False
+    max_tokens: int = 16384
+    accounting: Accounting = field(default_factory=Accounting)
+    model_ids: list[str] = field(default_factory=list)
+
+    def complete(self, messages: Sequence[Message], reference: Callable[[], str] | None = None) -> Completion:
+        """Ask the model; ``reference`` is what the oracle answers with (other adapters ignore it).
+        Adapter faults propagate as :class:`adapters.base.AdapterError`."""
+        request = CompletionRequest(
+            case_key=self.case.key,
+            messages=tuple(messages),
+            decoding=Decoding(
+                temperature=self.case.temperature, max_tokens=self.max_tokens, sample_index=self.case.sample
+            ),
+            reference=reference,
+        )
+        completion = self.adapter.complete(request)
+        self.accounting.add(completion)
+        if completion.model_id not in self.model_ids:
+            self.model_ids.append(completion.model_id)
+        return completion
+
+
+@runtime_checkable
+class Suite(Protocol):
+    name: str
+    settings: tuple[str, ...]
+    default_setting: str
+
+    def default_dataset(self) -> Path:
+        """The dataset the project ships for this suite."""
+        ...
+
+    def discover(self, dataset: Path) -> Sequence[InstanceRef]:
+        """List the instances of a dataset root, cheaply and in a deterministic order."""
+        ...
+
+    def markers(self, instance: InstanceRef) -> tuple[str, ...]:
+        """pytest marker names for an instance (e.g. family, subcategory, difficulty)."""
+        ...
+
+    def hidden_paths(self, dataset: Path) -> tuple[Path, ...]:
+        """Paths generated code must not see (ground truth, references)."""
+        ...
+
+    def dataset_fingerprint(self, dataset: Path) -> dict[str, str]:
+        """Dataset name, version and content hash for the run manifest."""
+        ...
+
+    def evaluate(self, case: Case, context: CaseContext) -> Verdict:
+        """Run the case end to end. Raise :class:`benchmark.verdict.DatasetError` for a damaged
+        package and :class:`adapters.base.OracleUnavailable` when no reference answer can run."""
+        ...
+
+
+def suite_names() -> tuple[str, ...]:
+    """Every suite is a subpackage of ``benchmark.suites`` with a ``suite`` module exposing
+    ``SUITE``; listing them imports nothing, so adding a suite touches only its own folder."""
+    package_dir = Path(__file__).parent
+    return tuple(sorted(info.name for info in pkgutil.iter_modules([str(package_dir)]) if info.ispkg))
+
+
+def get_suite(name: str) -> Suite:
+    if name not in suite_names():
+        raise ValueError(f"unknown suite {name!r}; known suites: {', '.join(suite_names())}")
+    suite: Suite = importlib.import_module(f"benchmark.suites.{name}.suite").SUITE
+    return suite

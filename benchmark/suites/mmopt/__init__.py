@@ -1,0 +1,1 @@
+"""MM-OptBench: multimodal optimization modeling (text + rendered visuals → model + solver code)."""

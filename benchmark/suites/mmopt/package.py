@@ -1,0 +1,203 @@
+"""Reading MM-OptBench instance packages (paper App. D.1; the official release's layout).
+
+``<root>/<family>/<subcategory>/<difficulty>/<instance_id>/`` with ``task_input.txt``,
+``canonical_specification.txt``, ``visuals/visual_*.png``, ``meta.json`` and
+``ground_truth/{instance_data.json, math_model.md, solver_ref.py, solution_ref.json}``.
+
+Listing a root is cheap: it reads ``manifest.json`` when there is one (our fixtures) and otherwise
+walks four directory levels (a copy of the official release). Loading a package is where damage
+is found: a missing file, unreadable JSON or a checksum that does not match raises
+:class:`DatasetError` naming the file, and the harness reports that case as an error.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from benchmark.cases import InstanceRef
+from benchmark.verdict import DatasetError
+
+SUITE_NAME = "mmopt"
+MANIFEST = "manifest.json"
+REQUIRED_FILES: tuple[str, ...] = (
+    "task_input.txt",
+    "canonical_specification.txt",
+    "meta.json",
+    "ground_truth/instance_data.json",
+    "ground_truth/math_model.md",
+    "ground_truth/solver_ref.py",
+    "ground_truth/solution_ref.json",
+)
+_VISUAL_NAME = re.compile(r"^visual_(\d+)\.png$")
+
+
+@dataclass(frozen=True)
+class Package:
+    """One loaded, checked instance package."""
+
+    directory: Path
+    family: str
+    subcategory: str
+    difficulty: str
+    instance_id: str
+    task_text: str
+    visuals: tuple[Path, ...]
+    instance_data: dict[str, Any]
+    solution_ref: dict[str, Any]
+    meta: dict[str, Any]
+    math_model: str
+    solver_ref: str
+
+    @property
+    def expected_objective(self) -> float | None:
+        value = self.solution_ref.get("objective_value")
+        return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+
+
+def _instance_ref(root: Path, rel: Sequence[str]) -> InstanceRef:
+    family, subcategory, difficulty, instance_id = rel
+    return InstanceRef(
+        suite=SUITE_NAME,
+        path=(family, subcategory, difficulty, instance_id),
+        labels={
+            "family": family,
+            "subcategory": subcategory,
+            "difficulty": difficulty,
+            "instance_id": instance_id,
+        },
+        location=root.joinpath(*rel),
+    )
+
+
+def discover(root: Path) -> list[InstanceRef]:
+    """The instances under ``root``, sorted by path, from the manifest or a directory walk."""
+    if not root.is_dir():
+        raise DatasetError(root, "dataset root does not exist or is not a directory")
+    manifest_path = root / MANIFEST
+    if manifest_path.exists():
+        manifest = _read_json(manifest_path)
+        try:
+            rels = [tuple(Path(entry["path"]).parts) for entry in manifest["packages"]]
+        except (KeyError, TypeError) as exc:
+            raise DatasetError(manifest_path, f"manifest lacks packages[].path ({exc})") from None
+        for rel in rels:
+            if len(rel) != 4:
+                raise DatasetError(manifest_path, f"package path {'/'.join(rel)!r} is not family/sub/diff/id")
+    else:
+        rels = [
+            tuple(p.relative_to(root).parts)
+            for p in root.glob("*/*/*/*")
+            if p.is_dir() and not any(part.startswith(".") for part in p.relative_to(root).parts)
+        ]
+    return [_instance_ref(root, rel) for rel in sorted(set(rels))]
+
+
+def _read_json(path: Path) -> Any:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise DatasetError(path, "file is missing") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise DatasetError(path, f"not valid JSON ({exc})") from None
+
+
+def _read_text(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise DatasetError(path, "file is missing") from None
+    except UnicodeDecodeError as exc:
+        raise DatasetError(path, f"not UTF-8 text ({exc})") from None
+
+
+def _visuals(directory: Path) -> tuple[Path, ...]:
+    visual_dir = directory / "visuals"
+    found = [] if not visual_dir.is_dir() else [p for p in visual_dir.iterdir() if _VISUAL_NAME.match(p.name)]
+    if not found:
+        raise DatasetError(visual_dir / "visual_0.png", "no visual in the package (expected visuals/visual_0.png)")
+    ordered = sorted(found, key=lambda p: int(_VISUAL_NAME.match(p.name).group(1)))  # type: ignore[union-attr]
+    indices = [int(_VISUAL_NAME.match(p.name).group(1)) for p in ordered]  # type: ignore[union-attr]
+    if indices != list(range(len(indices))):
+        missing = sorted(set(range(max(indices) + 1)) - set(indices))
+        raise DatasetError(visual_dir / f"visual_{missing[0]}.png", "visual is missing from the sequence")
+    return tuple(ordered)
+
+
+def _verify_checksums(directory: Path, meta: dict[str, Any]) -> None:
+    checksums = meta.get("checksums")
+    if checksums is None:
+        return  # the official release records checksums only "when available"
+    if not isinstance(checksums, dict):
+        raise DatasetError(directory / "meta.json", "checksums is not an object")
+    for rel, expected in sorted(checksums.items()):
+        path = directory / rel
+        if not path.is_file():
+            raise DatasetError(path, "file listed in meta.json checksums is missing")
+        actual = hashlib.sha256(path.read_bytes()).hexdigest()
+        if actual != expected:
+            raise DatasetError(path, f"checksum mismatch (meta.json says {expected[:12]}…, file is {actual[:12]}…)")
+
+
+def load_package(ref: InstanceRef) -> Package:
+    """Read and check one package; any damage raises :class:`DatasetError` naming the file."""
+    directory = ref.location
+    if not directory.is_dir():
+        raise DatasetError(directory, "package directory is missing")
+    for rel in REQUIRED_FILES:
+        if not (directory / rel).is_file():
+            raise DatasetError(directory / rel, "file is missing")
+    meta = _read_json(directory / "meta.json")
+    instance_data = _read_json(directory / "ground_truth/instance_data.json")
+    solution_ref = _read_json(directory / "ground_truth/solution_ref.json")
+    for path, value in (
+        (directory / "meta.json", meta),
+        (directory / "ground_truth/instance_data.json", instance_data),
+        (directory / "ground_truth/solution_ref.json", solution_ref),
+    ):
+        if not isinstance(value, dict):
+            raise DatasetError(path, "top-level JSON value is not an object")
+    if "status" not in solution_ref:
+        raise DatasetError(directory / "ground_truth/solution_ref.json", "no 'status' field")
+    objective = solution_ref.get("objective_value")
+    numeric = isinstance(objective, int | float) and not isinstance(objective, bool)
+    if not numeric and str(solution_ref["status"]).lower() != "infeasible":
+        raise DatasetError(directory / "ground_truth/solution_ref.json", "no numeric 'objective_value'")
+    _verify_checksums(directory, meta)
+    family, subcategory, difficulty, instance_id = ref.path
+    return Package(
+        directory=directory,
+        family=family,
+        subcategory=subcategory,
+        difficulty=difficulty,
+        instance_id=instance_id,
+        task_text=_read_text(directory / "task_input.txt"),
+        visuals=_visuals(directory),
+        instance_data=instance_data,
+        solution_ref=solution_ref,
+        meta=meta,
+        math_model=_read_text(directory / "ground_truth/math_model.md"),
+        solver_ref=_read_text(directory / "ground_truth/solver_ref.py"),
+    )
+
+
+def fingerprint(root: Path) -> dict[str, str]:
+    """Name, version and a content hash of a dataset root (manifest plus every meta.json, whose
+    checksums cover the rest of each package), for the run manifest."""
+    digest = hashlib.sha256()
+    manifest_path = root / MANIFEST
+    name, version = root.name, "unversioned"
+    if manifest_path.is_file():
+        raw = manifest_path.read_bytes()
+        digest.update(raw)
+        manifest = json.loads(raw)
+        name, version = str(manifest.get("dataset", name)), str(manifest.get("version", version))
+    for meta in sorted(root.glob("*/*/*/*/meta.json")):
+        digest.update(meta.relative_to(root).as_posix().encode())
+        digest.update(meta.read_bytes())
+    return {"name": name, "version": version, "sha256": digest.hexdigest()}

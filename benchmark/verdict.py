@@ -1,0 +1,73 @@
+"""The outcome of one case: model failures are values, harness faults are exceptions.
+
+A :class:`Verdict` says whether the case passed and, if not, which failure category applies
+(DESIGN §5). Infrastructure faults (:class:`InfrastructureError` and its kinds) are raised, never
+folded into a verdict, because they say nothing about the model: the harness records them apart
+and ``--resume`` runs those cases again.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+#: Official Stage-1 failure categories (MM-OptBench App. F.3, Table 9), in the order of the pipeline.
+FAILURE_CATEGORIES: tuple[str, ...] = (
+    "response_contract",
+    "syntax",
+    "dependency",
+    "runtime",
+    "timeout",
+    "output_format",
+    "infeasible_solution",
+    "wrong_objective",
+)
+
+#: Faults that are not the model's: reported apart, excluded from metrics, re-run by ``--resume``.
+INFRASTRUCTURE_CATEGORIES: tuple[str, ...] = ("api_error", "sandbox_error", "dataset_error")
+
+
+class InfrastructureError(Exception):
+    """A fault of the harness, the dataset or the model endpoint; the case is not scored."""
+
+    def __init__(self, category: str, message: str) -> None:
+        if category not in INFRASTRUCTURE_CATEGORIES:
+            raise ValueError(f"not an infrastructure category: {category}")
+        super().__init__(message)
+        self.category = category
+
+
+class DatasetError(Exception):
+    """A damaged instance package: names the file and the problem."""
+
+    def __init__(self, path: object, problem: str) -> None:
+        super().__init__(f"{path}: {problem}")
+        self.path = str(path)
+        self.problem = problem
+
+
+@dataclass
+class Verdict:
+    """How a case was scored. ``valid_code`` feeds Valid Code Rate: the code ran and returned a
+    JSON dict, whatever its objective."""
+
+    passed: bool
+    category: str | None = None
+    detail: str = ""
+    valid_code: bool = False
+    expected_objective: float | None = None
+    returned_objective: float | None = None
+    recomputed_objective: float | None = None
+    scores: dict[str, float] = field(default_factory=dict)
+    execution: dict[str, Any] | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.passed and self.category is not None:
+            raise ValueError("a passed verdict has no failure category")
+        if not self.passed and self.category not in FAILURE_CATEGORIES:
+            raise ValueError(f"unknown failure category {self.category!r}")
+
+    @classmethod
+    def fail(cls, category: str, detail: str, **fields: Any) -> Verdict:
+        return cls(passed=False, category=category, detail=detail, **fields)
