@@ -23,6 +23,7 @@ import json
 import os
 import tempfile
 import time
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -39,7 +40,7 @@ _IDENTITY_FIELDS = ("model_id", "endpoint", "extra_body")
 it carries provider options (reasoning effort and the like) that change the answer."""
 
 
-def cache_key(identity: dict[str, object], request: CompletionRequest) -> str:
+def cache_key(identity: Mapping[str, object], request: CompletionRequest) -> str:
     """sha256 hex of the canonical JSON of (format, adapter identity, messages, decoding)."""
     messages = [
         {
@@ -63,7 +64,8 @@ def cache_key(identity: dict[str, object], request: CompletionRequest) -> str:
         "messages": messages,
         "decoding": decoding,
     }
-    canonical = json.dumps(material, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    # default=str: TOML dates in extra_body are the only non-JSON values an identity can carry.
+    canonical = json.dumps(material, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 

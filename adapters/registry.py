@@ -121,8 +121,8 @@ def resolve_adapter(
     if found is None:
         source = (
             f"no models file was found (none given, ${ENV_VAR} unset, no {DEFAULT_FILENAME} in the "
-            f"current directory); point at one with ${ENV_VAR} or by placing {DEFAULT_FILENAME} here "
-            "(see models.example.toml)"
+            f"current directory); point at one with --models-file, ${ENV_VAR} or by placing "
+            f"{DEFAULT_FILENAME} here (see models.example.toml)"
         )
     else:
         source = f"models file read: {found}"

@@ -82,12 +82,14 @@ def arc_kind(layers: Sequence[Sequence[int]], tail: int, head: int) -> str:
 def sample_layered_topology(
     rng: random.Random,
     layer_sizes: Sequence[int],
-    arc_target: int,
+    arc_range: tuple[int, int],
     mix: ExtraArcMix,
 ) -> LayeredTopology:
-    """A layered backbone plus extra arcs up to ``arc_target`` arcs in total.
+    """A layered backbone plus intra-layer and bypass arcs, topped up with more consecutive-layer
+    arcs to a total drawn from ``arc_range`` (inclusive).
 
-    Raises :class:`Rejected` when the sizes cannot carry that many arcs under the drawing rules.
+    Raises :class:`Rejected` when the sizes cannot carry an arc count in the range under the
+    drawing rules.
     """
     layers: list[tuple[int, ...]] = []
     label = 1
@@ -112,9 +114,6 @@ def sample_layered_topology(
         for v in layers[k + 1]:
             if not any(a[1] == v for a in arcs):
                 arcs.add(rng.choice([a for a in forward_pool if a[1] == v]))
-    if len(arcs) > arc_target:
-        raise Rejected("structure: backbone exceeds the arc target")
-
     intra_pool = sorted(
         (layer[p], layer[p + 1]) for layer in layers if len(layer) > 1 for p in range(len(layer) - 1)
     )
@@ -139,11 +138,13 @@ def sample_layered_topology(
         taken[side].append(k)
 
     remaining = [arc for arc in forward_pool if arc not in arcs]
+    low, high = max(arc_range[0], len(arcs)), min(arc_range[1], len(arcs) + len(remaining))
+    if low > high:
+        raise Rejected("structure: arc count outside the regime under the drawing rules")
+    target = rng.randint(low, high)
     rng.shuffle(remaining)
-    while len(arcs) < arc_target and remaining:
+    while len(arcs) < target:
         arcs.add(remaining.pop())
-    if len(arcs) != arc_target:
-        raise Rejected("structure: arc target not reachable under the drawing rules")
     return LayeredTopology(layers=tuple(layers), arcs=tuple(sorted(arcs)))
 
 

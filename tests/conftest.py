@@ -1,0 +1,59 @@
+"""Helpers for the harness's own tests: running the benchmark as a user would, in a subprocess."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+FIXTURES = REPO / "fixtures" / "mmopt"
+
+
+@dataclass
+class BenchRun:
+    returncode: int
+    output: str
+    run_dir: Path
+
+    @property
+    def records(self) -> list[dict[str, Any]]:
+        path = self.run_dir / "results.jsonl"
+        return [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
+
+    def by_case(self) -> dict[str, dict[str, Any]]:
+        return {r["case"]: r for r in self.records}
+
+    @property
+    def summary(self) -> dict[str, Any]:
+        return json.loads((self.run_dir / "summary.json").read_text())
+
+
+def run_bench(
+    run_dir: Path, *args: str, env: Mapping[str, str] | None = None, timeout: float = 600
+) -> BenchRun:
+    """``python -m pytest --report-dir RUN_DIR ARGS`` from the repository root, as a user runs it."""
+    command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--report-dir", str(run_dir),
+               "--cache-dir", str(run_dir.parent / "response-cache"), *args]  # fmt: skip
+    full_env = {**os.environ, **(env or {})}
+    full_env.pop("PYTEST_XDIST_WORKER", None)
+    done = subprocess.run(command, cwd=REPO, capture_output=True, text=True, timeout=timeout, env=full_env)
+    return BenchRun(done.returncode, done.stdout + done.stderr, run_dir)
+
+
+@pytest.fixture
+def bench(tmp_path: Path):  # noqa: ANN201
+    """Run the benchmark into a fresh run folder under tmp_path."""
+    counter = iter(range(1000))
+
+    def run(*args: str, env: Mapping[str, str] | None = None, run_dir: Path | None = None) -> BenchRun:
+        return run_bench(run_dir or tmp_path / f"run{next(counter)}", *args, env=env)
+
+    return run

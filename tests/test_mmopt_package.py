@@ -1,0 +1,127 @@
+"""Loading instance packages: the shipped layout, an official-style root without a manifest, and
+damaged packages that must be reported with their path, never silently used or dropped."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from benchmark.suites.mmopt.package import discover, load_package
+from benchmark.verdict import DatasetError
+from tests.conftest import FIXTURES
+
+EASY_MF = Path("network_optimization/maximum_flow/easy")
+
+
+def _copy_packages(tmp_path: Path, count: int = 3) -> Path:
+    """A dataset root in the official layout (no manifest) holding a few shipped packages."""
+    root = tmp_path / "dataset"
+    for source in sorted((FIXTURES / EASY_MF).iterdir())[:count]:
+        shutil.copytree(source, root / EASY_MF / source.name)
+    return root
+
+
+def test_shipped_manifest_lists_every_package() -> None:
+    refs = discover(FIXTURES)
+    assert len(refs) == 60
+    assert refs == sorted(refs, key=lambda r: r.path)
+    assert {r.labels["subcategory"] for r in refs} == {"maximum_flow", "minimum_cost_flow"}
+    package = load_package(refs[0])
+    assert package.visuals[0].name == "visual_0.png" and package.expected_objective is not None
+
+
+def test_root_without_manifest_is_walked(tmp_path: Path) -> None:
+    root = _copy_packages(tmp_path)
+    refs = discover(root)
+    assert [r.path[-1] for r in refs] == ["mf_e_001", "mf_e_002", "mf_e_003"]
+    assert refs[0].labels == {
+        "family": "network_optimization",
+        "subcategory": "maximum_flow",
+        "difficulty": "easy",
+        "instance_id": "mf_e_001",
+    }
+
+
+def _damage_missing_file(directory: Path) -> str:
+    (directory / "ground_truth/math_model.md").unlink()
+    return "ground_truth/math_model.md: file is missing"
+
+
+def _damage_bad_json(directory: Path) -> str:
+    (directory / "ground_truth/instance_data.json").write_text("{not json")
+    return "instance_data.json: not valid JSON"
+
+
+def _damage_checksum(directory: Path) -> str:
+    path = directory / "task_input.txt"
+    path.write_text(path.read_text() + "\nAn extra sentence.\n")
+    return "task_input.txt: checksum mismatch"
+
+
+def _damage_missing_visual(directory: Path) -> str:
+    meta = json.loads((directory / "meta.json").read_text())
+    meta["checksums"] = {k: v for k, v in meta["checksums"].items() if not k.startswith("visuals/")}
+    (directory / "meta.json").write_text(json.dumps(meta))
+    shutil.rmtree(directory / "visuals")
+    return "visual_0.png: no visual in the package"
+
+
+def _damage_no_objective(directory: Path) -> str:
+    path = directory / "ground_truth/solution_ref.json"
+    solution = json.loads(path.read_text())
+    del solution["objective_value"]
+    path.write_text(json.dumps(solution))
+    meta = json.loads((directory / "meta.json").read_text())
+    meta["checksums"]["ground_truth/solution_ref.json"] = hashlib.sha256(path.read_bytes()).hexdigest()
+    (directory / "meta.json").write_text(json.dumps(meta))
+    return "solution_ref.json: no numeric 'objective_value'"
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [_damage_missing_file, _damage_bad_json, _damage_checksum, _damage_missing_visual, _damage_no_objective],
+)
+def test_damage_is_reported_with_the_file(tmp_path: Path, damage) -> None:  # noqa: ANN001
+    root = _copy_packages(tmp_path, 1)
+    ref = discover(root)[0]
+    message = damage(ref.location)
+    with pytest.raises(DatasetError) as caught:
+        load_package(ref)
+    text = str(caught.value)
+    assert str(ref.location) in text
+    file_part, problem = message.split(": ", 1)
+    assert file_part in text and problem in text
+
+
+def test_missing_root_is_an_error(tmp_path: Path) -> None:
+    with pytest.raises(DatasetError, match="does not exist"):
+        discover(tmp_path / "nowhere")
+
+
+@pytest.mark.slow
+def test_damaged_packages_are_errors_and_the_rest_still_run(bench, tmp_path: Path) -> None:  # noqa: ANN001
+    root = _copy_packages(tmp_path, 3)
+    refs = discover(root)
+    _damage_checksum(refs[1].location)
+    solver = refs[2].location / "ground_truth/solver_ref.py"  # an official-style reference reading its package
+    solver.write_text("import json\n\ndef solve():\n    return json.load(open('instance_data.json'))\n")
+    meta_path = refs[2].location / "meta.json"
+    meta = json.loads(meta_path.read_text())
+    meta["checksums"]["ground_truth/solver_ref.py"] = hashlib.sha256(solver.read_bytes()).hexdigest()
+    meta_path.write_text(json.dumps(meta))
+
+    run = bench("--model=oracle", f"--dataset={root}")
+    outcomes = {r["case"].split("/")[4]: (r["outcome"], r["category"]) for r in run.records}
+    assert outcomes == {
+        "mf_e_001": ("passed", None),
+        "mf_e_002": ("error", "dataset_error"),
+        "mf_e_003": ("skipped", "oracle_unavailable"),
+    }
+    assert "1 passed, 1 skipped" in run.output and "1 error" in run.output
+    assert "task_input.txt: checksum mismatch" in run.output
+    assert "reads files from the package" in run.output
+    assert run.summary["counts"]["infrastructure_errors"] == 1 and run.summary["metrics"]["pass@1"] == 1.0
