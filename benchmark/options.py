@@ -78,6 +78,16 @@ class RunOptions:
         )
 
 
+#: Options that take a value; see ``benchmark.plugin._join_option_values`` for why this list exists.
+VALUE_OPTIONS: frozenset[str] = frozenset(
+    {
+        "--model", "--suite", "--setting", "--dataset", "--samples", "--schedule", "--temperature",
+        "--exec-timeout", "--exec-memory-mb", "--max-tokens", "--report-dir", "--gate", "--models-file",
+        "--cache-dir", "--sandbox",
+    }
+)  # fmt: skip
+
+
 def add_options(parser: pytest.Parser) -> None:
     group = parser.getgroup("optbench", "optimization-modeling benchmark")
     group.addoption("--model", default=None, help="model alias: oracle, replay:FILE, or an alias from the models file")

@@ -12,6 +12,7 @@ writes the summary, the manifest and JUnit XML.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import time
 from dataclasses import dataclass, field
@@ -25,7 +26,7 @@ from adapters.base import AdapterError, ModelAdapter, OracleUnavailable
 from benchmark import HARNESS_VERSION
 from benchmark.cases import Case, InstanceRef
 from benchmark.gate import GateError, evaluate_gate, parse_gate
-from benchmark.options import RunOptions, add_options
+from benchmark.options import VALUE_OPTIONS, RunOptions, add_options
 from benchmark.records import append_record, finished_cases, latest_by_case, read_records
 from benchmark.reporting.render import to_markdown, to_text
 from benchmark.reporting.summary import build_summary
@@ -51,6 +52,7 @@ class BenchState:
     run: RunPaths | None = None
     summary: dict[str, Any] | None = None
     gate_lines: tuple[str, ...] = ()
+    dataset_problem: str | None = None
     started: str = field(default_factory=now_iso)
 
 
@@ -77,15 +79,49 @@ def _hidden_paths(state: BenchState) -> tuple[Path, ...]:
     return tuple(kept)
 
 
+def _join_option_values(config: pytest.Config) -> None:
+    """Rewrite ``--report-dir DIR`` as ``--report-dir=DIR`` in the arguments xdist hands to workers.
+
+    pytest finds its rootdir and ini file before plugin options are known, so the value of a
+    plugin option given after a space counts as a test path there; when that path exists (a run
+    folder, a dataset) a worker would settle on the wrong rootdir and miss ``pytest.ini``.
+    """
+    args = list(config.invocation_params.args)
+    joined: list[str] = []
+    index = 0
+    while index < len(args):
+        arg = str(args[index])
+        if arg in VALUE_OPTIONS and index + 1 < len(args):
+            joined.append(f"{arg}={args[index + 1]}")
+            index += 2
+            continue
+        joined.append(arg)
+        index += 1
+    if config.inipath is None and len(joined) != len(args) and (Path(__file__).parents[1] / "pytest.ini").exists():
+        raise pytest.UsageError(
+            "pytest read the value of an optbench option as a test path and so missed pytest.ini; "
+            "write path options with '=', e.g. --dataset=PATH --report-dir=DIR"
+        )
+    config.invocation_params = dataclasses.replace(config.invocation_params, args=tuple(joined))
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "benchmark: a benchmark case (collected from a suite's dataset)")
+    if not _is_worker(config):
+        _join_option_values(config)
     options = RunOptions.from_config(config)
     rootdir = Path(config.rootpath)
+    dataset_problem: str | None = None
     try:
         suite = get_suite(options.suite)
         dataset = (options.dataset or suite.default_dataset()).resolve()
-        instances = list(suite.discover(dataset))
+        try:
+            instances = list(suite.discover(dataset))
+        except DatasetError as exc:
+            if options.model:
+                raise
+            instances, dataset_problem = [], str(exc)  # harness tests need no dataset
         if options.setting is not None and options.setting not in suite.settings:
             raise ValueError(f"suite {suite.name} has no setting {options.setting!r}; choose from {suite.settings}")
         if options.gate:
@@ -94,6 +130,7 @@ def pytest_configure(config: pytest.Config) -> None:
     except (ValueError, DatasetError, GateError) as exc:
         raise pytest.UsageError(str(exc)) from None
     state = BenchState(options=options, suite=suite, dataset=dataset, instances=instances, rootdir=rootdir)
+    state.dataset_problem = dataset_problem
     for instance in instances:
         for marker in suite.markers(instance):
             config.addinivalue_line("markers", f"{marker}: {suite.name} cases labelled {marker}")
@@ -133,6 +170,8 @@ class _XdistHooks:
 def pytest_report_header(config: pytest.Config) -> list[str]:
     state = config.stash[STATE]
     lines = [f"optbench: suite {state.suite.name}, {len(state.instances)} instances in {state.dataset}"]
+    if state.dataset_problem:
+        lines.append(f"optbench: dataset not loadable: {state.dataset_problem}")
     if state.options.model is None:
         lines.append("optbench: no --model given, so benchmark cases are not run (try --model=oracle)")
     elif state.run is not None:

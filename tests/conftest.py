@@ -40,8 +40,8 @@ def run_bench(
     run_dir: Path, *args: str, env: Mapping[str, str] | None = None, timeout: float = 600
 ) -> BenchRun:
     """``python -m pytest --report-dir RUN_DIR ARGS`` from the repository root, as a user runs it."""
-    command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--report-dir", str(run_dir),
-               "--cache-dir", str(run_dir.parent / "response-cache"), *args]  # fmt: skip
+    command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", f"--report-dir={run_dir}",
+               f"--cache-dir={run_dir.parent / 'response-cache'}", *args]  # fmt: skip
     full_env = {**os.environ, **(env or {})}
     full_env.pop("PYTEST_XDIST_WORKER", None)
     done = subprocess.run(command, cwd=REPO, capture_output=True, text=True, timeout=timeout, env=full_env)

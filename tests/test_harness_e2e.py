@@ -140,7 +140,7 @@ def test_xdist_gives_the_same_results_as_one_process(bench) -> None:  # noqa: AN
 def test_resume_after_an_interrupt_does_not_redo_finished_cases(tmp_path: Path) -> None:
     run_dir = tmp_path / "run"
     command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--model=oracle", "-k", "hard",
-               "--report-dir", str(run_dir)]  # fmt: skip
+               f"--report-dir={run_dir}", f"--cache-dir={tmp_path / 'cache'}"]  # fmt: skip
     process = subprocess.Popen(command, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     results = run_dir / "results.jsonl"
     deadline = time.monotonic() + 120

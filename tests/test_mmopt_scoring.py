@@ -46,7 +46,13 @@ def test_tolerance_floors() -> None:
 )
 def test_within_tolerance_passes(subcategory: str, expected: float, fraction: float, sign: float) -> None:
     returned = expected + sign * fraction * tolerance_for(subcategory)
-    verdict = score({"objective_value": returned}, subcategory, ref={"status": "optimal", "objective_value": expected})
+    verdict = score_execution(
+        ran({"objective_value": returned}),
+        subcategory=subcategory,
+        instance={},
+        solution_ref={"status": "optimal", "objective_value": expected},
+        objective_only=True,
+    )
     assert verdict.passed, verdict.detail
 
 

@@ -168,11 +168,11 @@ def _wait_unreaped(proc: subprocess.Popen[bytes], timeout_s: float) -> bool:
     """Wait up to timeout_s for proc to exit without reaping it; True when it exited."""
     try:
         pidfd = os.pidfd_open(proc.pid)
-    except (AttributeError, OSError):  # pragma: no cover - kernels before 5.3
+    except (AttributeError, OSError):  # pragma: no cover - kernels before 5.3: reaps, small reuse race
         try:
-            os.waitid(os.P_PID, proc.pid, os.WEXITED | os.WNOWAIT)  # no timeout without pidfd
-        except ChildProcessError:
-            pass
+            proc.wait(timeout=timeout_s)
+        except subprocess.TimeoutExpired:
+            return False
         return True
     try:
         poller = select.poll()
@@ -226,9 +226,13 @@ class Sandbox:
 
     @staticmethod
     def _resolve_hidden(paths: Iterable[Path]) -> list[Path]:
-        """Absolute, symlink-resolved paths to hide; $HOME is always among them (keys, netrc, caches)."""
+        """Absolute, symlink-resolved paths to hide.
+
+        Two are always among them: $HOME (API keys, netrc, caches) and /run, whose Unix sockets
+        (docker, dbus, ...) a read-only mount does not stop anyone from connecting to.
+        """
         out: list[Path] = []
-        candidates = [*paths]
+        candidates = [*paths, Path("/run")]
         with contextlib.suppress(RuntimeError, KeyError):
             candidates.append(Path.home())
         for raw in candidates:
@@ -250,17 +254,30 @@ class Sandbox:
         for item in raw:
             for variant in (os.path.abspath(item), os.path.realpath(item)):
                 path = Path(variant)
-                # Exposing a hidden path, or a folder holding one, would undo the hiding.
-                if any(_is_within(h, path) for h in self._hidden):
+                # Exposing a hidden path itself would undo the hiding; a hidden folder inside an exposed
+                # one is fine, because it is mounted after (see _build_mount_args).
+                if path in self._hidden:
                     continue
                 if path.is_dir() and path not in out:
                     out.append(path)
-        return sorted(out)
+
+        def redundant(path: Path) -> bool:
+            # Inside another exposed folder, with no hidden folder in between that would cover it.
+            return any(
+                other != path
+                and _is_within(path, other)
+                and not any(_is_within(path, h) and _is_within(h, other) and h != other for h in self._hidden)
+                for other in out
+            )
+
+        return sorted(p for p in out if not redundant(p))
 
     @staticmethod
     def _read_bwrap_version(bwrap: str) -> str:
         try:
-            proc = subprocess.run([bwrap, "--version"], capture_output=True, text=True, timeout=10, check=False)
+            proc = subprocess.run(
+                [bwrap, "--version"], capture_output=True, text=True, timeout=10, check=False
+            )
         except (OSError, subprocess.SubprocessError) as exc:
             raise SandboxUnavailableError(f"cannot run {bwrap} --version: {exc}") from exc
         return proc.stdout.strip().split()[-1] if proc.stdout.strip() else "unknown"
@@ -335,7 +352,8 @@ class Sandbox:
                     "hidden_paths": [],
                     "note": (
                         "NOT isolated: plain subprocess. Generated code can read and write anything this "
-                        "user can (including fixtures and ground truth) and can use the network; only the "
+                        "user can (including fixtures, ground truth and, through /proc, the harness's own "
+                        "environment with its API keys) and can use the network; only the "
                         "clean environment, a fresh working directory, rlimits and the wall-clock "
                         "process-group kill apply."
                     ),
@@ -365,7 +383,9 @@ class Sandbox:
 
     # ------------------------------------------------------------------ execution
 
-    def _command(self, workdir: Path, mode: str, limits: Limits, info_fd: int | None) -> tuple[list[str], Path]:
+    def _command(
+        self, workdir: Path, mode: str, limits: Limits, info_fd: int | None
+    ) -> tuple[list[str], Path]:
         """(argv, cwd) for one run."""
         if self.kind is SandboxKind.SUBPROCESS:
             return [self._python, "-s", str(workdir / _runner.RUNNER_FILE), mode], workdir
@@ -408,7 +428,9 @@ class Sandbox:
             dest.parent.mkdir(parents=True, exist_ok=True)
             dest.write_text(text, encoding="utf-8")
 
-    def _execute(self, code: str, limits: Limits, mode: str, files: Mapping[str, str] | None) -> ExecutionResult:
+    def _execute(
+        self, code: str, limits: Limits, mode: str, files: Mapping[str, str] | None
+    ) -> ExecutionResult:
         workdir = Path(tempfile.mkdtemp(prefix="optbench-sbx-"))
         try:
             self._prepare(workdir, code, files)
@@ -419,6 +441,12 @@ class Sandbox:
             ):
                 rc, timed_out, wall = self._spawn_and_wait(workdir, mode, limits, out, err, info)
             return self._result(workdir, mode, limits, rc, timed_out, wall)
+        except (
+            OSError
+        ) as exc:  # disk full, executable gone, fork failed: the harness's fault, not the model's
+            return ExecutionResult(
+                Outcome.SANDBOX_ERROR, None, "", f"could not run the sandbox: {exc!r}", 0.0, self.kind
+            )
         finally:
             _remove_tree(workdir)
 
@@ -464,9 +492,20 @@ class Sandbox:
             pid = int(json.loads(info.read().decode() or "{}").get("child-pid", 0))
         except (ValueError, AttributeError):
             return
+        if pid <= 0:
+            return
+        try:
+            own_namespace = os.readlink("/proc/self/ns/pid")
+        except OSError:
+            return
         deadline = time.monotonic() + timeout_s
-        while pid > 0 and not _process_gone(pid) and time.monotonic() < deadline:
-            time.sleep(0.01)
+        while not _process_gone(pid) and time.monotonic() < deadline:
+            try:
+                if os.readlink(f"/proc/{pid}/ns/pid") == own_namespace:
+                    return  # the pid was reused by an unrelated process: ours is gone
+            except OSError:
+                return
+            time.sleep(0.001)
 
     def _result(
         self, workdir: Path, mode: str, limits: Limits, rc: int, timed_out: bool, wall: float
@@ -480,9 +519,11 @@ class Sandbox:
         verdict = self._read_verdict(workdir / _runner.RESULT_FILE)
         if verdict is not None:
             try:
-                outcome = Outcome(verdict.get("outcome"))
+                outcome = Outcome(str(verdict.get("outcome")))
             except ValueError:
-                return make(Outcome.SANDBOX_ERROR, f"runner wrote an unknown outcome: {verdict.get('outcome')!r}")
+                return make(
+                    Outcome.SANDBOX_ERROR, f"runner wrote an unknown outcome: {verdict.get('outcome')!r}"
+                )
             if outcome is not Outcome.OK:
                 return make(outcome, str(verdict.get("error") or outcome.value))
             value = verdict.get("value")
@@ -499,15 +540,18 @@ class Sandbox:
             )
         if not (workdir / _runner.STARTED_FILE).exists():
             what = "bwrap" if self.kind is SandboxKind.BWRAP else "the Python interpreter"
-            return make(Outcome.SANDBOX_ERROR, with_stderr(f"{what} failed to start the runner (exit status {rc})"))
+            return make(
+                Outcome.SANDBOX_ERROR, with_stderr(f"{what} failed to start the runner (exit status {rc})")
+            )
         signum = -rc if rc < 0 else (rc - 128 if self.kind is SandboxKind.BWRAP and rc > 128 else 0)
         if signum == signal.SIGXCPU:
             return make(Outcome.TIMEOUT, f"CPU time limit of {limits.effective_cpu_s} s exceeded (SIGXCPU)")
         if signum:
-            hint = {
+            hints: dict[int, str] = {
                 signal.SIGKILL: " (possibly the memory cap or the kernel's out-of-memory killer)",
                 signal.SIGSEGV: " (a crash in native code, e.g. a solver library or too deep recursion)",
-            }.get(signum, "")
+            }
+            hint = hints.get(signum, "")
             return make(Outcome.RUNTIME, with_stderr(f"killed by {_signal_name(signum)}{hint}"))
         if mode == "script" and rc == 0:
             return make(Outcome.OK, "")
@@ -543,7 +587,9 @@ def create_sandbox(
     else:
         try:
             sandbox = Sandbox(SandboxKind.BWRAP, hidden_paths, limits=limits, bwrap=bwrap)
-            probe = sandbox.run_solve(_PROBE_CODE, Limits(wall_timeout_s=60.0, memory_mb=sandbox.limits.memory_mb))
+            probe = sandbox.run_solve(
+                _PROBE_CODE, Limits(wall_timeout_s=60.0, memory_mb=sandbox.limits.memory_mb)
+            )
         except (OSError, SandboxUnavailableError) as exc:
             reason = f"bwrap unusable: {exc}"
         else:

@@ -26,9 +26,7 @@ JSON choices for ``solve()``'s return value (documented here because this is whe
 
 from __future__ import annotations
 
-import importlib.abc
-import importlib.machinery
-import inspect
+import contextlib
 import io
 import json
 import linecache
@@ -38,7 +36,10 @@ import sys
 import traceback
 import types
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import importlib.machinery
 
 CANDIDATE_FILE = "candidate.py"
 RESULT_FILE = "_optbench_result.json"
@@ -50,6 +51,8 @@ _ERROR_CHARS = 4000
 _RUNNER_PATH = os.path.abspath(__file__)
 _RUNNER_PID = os.getpid()
 # ImportErrors the dynamic loader raises when the address-space cap is hit: not a missing dependency.
+_CO_COROUTINE = 0x0080
+_CO_ASYNC_GENERATOR = 0x0200
 _MEMORY_IMPORT_ERRORS = ("failed to map segment", "cannot allocate memory", "cannot map zero-fill pages")
 
 
@@ -57,7 +60,7 @@ class _FormatError(Exception):
     """The return value cannot be represented as the JSON object the contract asks for."""
 
 
-class _GhostNamespaceBlocker(importlib.abc.MetaPathFinder):
+class _GhostNamespaceBlocker:
     """Makes packages whose source tree is hidden from the sandbox fail to import.
 
     An editable install (setuptools' finder) still maps ``benchmark`` to the repository after bwrap
@@ -83,9 +86,9 @@ class _GhostNamespaceBlocker(importlib.abc.MetaPathFinder):
                 if spec is None:
                     continue
                 locations = spec.submodule_search_locations
-                if spec.origin in (None, "namespace") and locations is not None:
-                    if not any(os.path.isdir(p) for p in list(locations)):
-                        raise ModuleNotFoundError(f"No module named {fullname!r}", name=fullname)
+                namespace = spec.origin in (None, "namespace") and locations is not None
+                if namespace and not any(os.path.isdir(p) for p in list(locations or ())):
+                    raise ModuleNotFoundError(f"No module named {fullname!r}", name=fullname)
                 return spec
             return None
         finally:
@@ -139,10 +142,15 @@ def _classify_exception(exc: BaseException, where: str) -> dict[str, Any]:
         if not isinstance(exc, ModuleNotFoundError) and any(m in message for m in _MEMORY_IMPORT_ERRORS):
             return {
                 "outcome": "runtime",
-                "error": _error(f"{where}: {summary} (a shared library could not be mapped: memory cap)", tail),
+                "error": _error(
+                    f"{where}: {summary} (a shared library could not be mapped: memory cap)", tail
+                ),
             }
-        missing = exc.name or "?"
-        return {"outcome": "dependency", "error": _error(f"{where}: missing module {missing!r}: {summary}", tail)}
+        if isinstance(exc, ModuleNotFoundError):
+            label = f"missing module {exc.name or '?'!r}"
+        else:  # e.g. "cannot import name 'x' from 'scipy.optimize'": an API the installed version lacks
+            label = f"import from {exc.name!r} failed" if exc.name else "import failed"
+        return {"outcome": "dependency", "error": _error(f"{where}: {label}: {summary}", tail)}
     if isinstance(exc, SystemExit):
         return {"outcome": "runtime", "error": _error(f"{where}: called sys.exit({exc.code!r})", tail)}
     if isinstance(exc, MemoryError):
@@ -198,13 +206,43 @@ def _to_json(obj: object, where: str, active: set[int]) -> object:
                 for key, val in obj.items():
                     skey = _json_key(key, where)
                     if skey in out:
-                        raise _FormatError(f"dict keys at {where} collide once converted to JSON strings: {skey!r}")
+                        raise _FormatError(
+                            f"dict keys at {where} collide once converted to JSON strings: {skey!r}"
+                        )
                     out[skey] = _to_json(val, f"{where}[{skey!r}]", active)
                 return out
             return [_to_json(v, f"{where}[{i}]", active) for i, v in enumerate(obj)]
         finally:
             active.discard(id(obj))
     raise _FormatError(f"value at {where} has type {type(obj).__module__}.{type(obj).__qualname__}, not JSON")
+
+
+def _required_parameters(func: Any) -> list[str] | None:
+    """Names of parameters solve() cannot be called without; None when it is async.
+
+    Plain functions are read from their code object, because importing ``inspect`` costs more than
+    the rest of the runner; other callables (bound methods, partials, classes) go through inspect.
+    """
+    if isinstance(func, types.FunctionType):
+        code = func.__code__
+        if code.co_flags & (_CO_COROUTINE | _CO_ASYNC_GENERATOR):
+            return None
+        positional = code.co_varnames[: code.co_argcount]
+        kwonly = code.co_varnames[code.co_argcount : code.co_argcount + code.co_kwonlyargcount]
+        n_defaults = len(func.__defaults__ or ())
+        required = list(positional[: len(positional) - n_defaults])
+        required += [name for name in kwonly if name not in (func.__kwdefaults__ or {})]
+        return required
+    import inspect
+
+    if inspect.iscoroutinefunction(func):
+        return None
+    try:
+        params = inspect.signature(func).parameters.values()
+    except (TypeError, ValueError):
+        return []
+    variadic = (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD)
+    return [p.name for p in params if p.default is inspect.Parameter.empty and p.kind not in variadic]
 
 
 def _check_solve(module: types.ModuleType) -> dict[str, Any] | None:
@@ -214,18 +252,19 @@ def _check_solve(module: types.ModuleType) -> dict[str, Any] | None:
         return {"outcome": "response_contract", "error": "no top-level solve() function is defined"}
     if not callable(solve):
         kind = type(solve).__name__
-        return {"outcome": "response_contract", "error": f"top-level name 'solve' is a {kind}, not a function"}
-    if inspect.iscoroutinefunction(solve):
+        return {
+            "outcome": "response_contract",
+            "error": f"top-level name 'solve' is a {kind}, not a function",
+        }
+    required = _required_parameters(solve)
+    if required is None:
         return {"outcome": "response_contract", "error": "solve() must be a plain function, not async"}
-    try:
-        params = inspect.signature(solve).parameters.values()
-    except (TypeError, ValueError):
-        return None
-    variadic = (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD)
-    required = [p.name for p in params if p.default is inspect.Parameter.empty and p.kind not in variadic]
     if required:
         names = ", ".join(required)
-        return {"outcome": "response_contract", "error": f"solve() must take no arguments but requires: {names}"}
+        return {
+            "outcome": "response_contract",
+            "error": f"solve() must take no arguments but requires: {names}",
+        }
     return None
 
 
@@ -283,13 +322,18 @@ def _run(mode: str, workdir: str) -> dict[str, Any]:
     _leave_if_forked()
     if not isinstance(value, dict):
         kind = type(value).__name__
-        return {"outcome": "output_format", "error": f"solve() returned {kind}, expected a dict (JSON object)"}
+        return {
+            "outcome": "output_format",
+            "error": f"solve() returned {kind}, expected a dict (JSON object)",
+        }
     try:
         return {"outcome": "ok", "value": _to_json(value, "$", set())}
     except _FormatError as exc:
         return {"outcome": "output_format", "error": f"solve()'s return value is not JSON: {exc}"}
     except RecursionError:
         return {"outcome": "output_format", "error": "solve()'s return value is nested too deeply for JSON"}
+    except Exception as exc:  # e.g. a dict subclass whose items() raises: still the candidate's doing
+        return {"outcome": "output_format", "error": f"solve()'s return value could not be read: {exc!r}"}
 
 
 def _leave_if_forked() -> None:
@@ -327,12 +371,13 @@ def main() -> None:
         verdict = _run(mode, workdir)
     except BaseException as exc:  # a fault in the runner itself, not in candidate code
         _leave_if_forked()
-        verdict = {"outcome": "sandbox_error", "error": _error(f"runner failed: {exc!r}", traceback.format_exc())}
+        verdict = {
+            "outcome": "sandbox_error",
+            "error": _error(f"runner failed: {exc!r}", traceback.format_exc()),
+        }
     for stream in (sys.stdout, sys.stderr):
-        try:
+        with contextlib.suppress(Exception):  # the candidate may have closed or replaced the stream
             stream.flush()
-        except Exception:  # the candidate may have closed or replaced the stream
-            pass
     _write_verdict(os.path.join(workdir, RESULT_FILE), verdict)
     # Skip interpreter teardown: non-daemon threads or atexit hooks of the candidate must not turn a
     # finished run into a timeout, and teardown of large solver libraries is slow.

@@ -35,7 +35,7 @@ OBJECTIVE_KEYS = ("objective_value", "objective", "objective_exact", "total_cost
 def fmt(value: float) -> str:
     """Numbers in problem strings: integers without a decimal point, others to 6 significant digits."""
     if math.isfinite(value) and abs(value - round(value)) < 1e-9:
-        return str(int(round(value)))
+        return str(round(value))
     return f"{value:.6g}"
 
 

@@ -148,7 +148,9 @@ def sample_layered_topology(
     return LayeredTopology(layers=tuple(layers), arcs=tuple(sorted(arcs)))
 
 
-def reachable(nodes: Sequence[int], arcs: Sequence[Arc], starts: Sequence[int], reverse: bool = False) -> set[int]:
+def reachable(
+    nodes: Sequence[int], arcs: Sequence[Arc], starts: Sequence[int], reverse: bool = False
+) -> set[int]:
     """Nodes reachable from ``starts`` (or reaching them, with ``reverse``)."""
     adjacency: dict[int, list[int]] = {node: [] for node in nodes}
     for u, v in arcs:
@@ -186,6 +188,7 @@ _GAP_X = 3.2  # data units between layers; 1 unit = PIXELS_PER_UNIT pixels
 _GAP_Y = 1.9
 _RADIUS = 0.36
 PIXELS_PER_UNIT = 100
+MIN_WIDTH_PX = 1100
 _PALETTE = ("#1f4e79", "#9c3d10", "#2e6b30", "#6a3d9a", "#8a6d00", "#b0306a", "#136f77", "#5b5b5b")
 _LABEL_T = (0.5, 0.42, 0.58, 0.34, 0.66, 0.27, 0.73, 0.22, 0.78)
 
@@ -244,6 +247,10 @@ def render_layered_network(
     has_tags = any(style.tag for style in node_styles.values())
     x_lo = -_RADIUS - (1.35 if has_tags else 0.6)
     x_hi = (len(layers) - 1) * _GAP_X + _RADIUS + (1.35 if has_tags else 0.6)
+    min_span = MIN_WIDTH_PX / PIXELS_PER_UNIT  # small networks still need room for the title line
+    if x_hi - x_lo < min_span:
+        pad = (min_span - (x_hi - x_lo)) / 2
+        x_lo, x_hi = x_lo - pad, x_hi + pad
     y_lo -= 0.45
     y_hi += 0.95  # room for the title line
     width = round((x_hi - x_lo) * PIXELS_PER_UNIT)
@@ -301,7 +308,13 @@ def render_layered_network(
             k = _layer_index(layers)[node][0]
             d = _RADIUS + 0.62
             outward = -1.0 if k == 0 else 1.0
-            offsets = [(outward * d, 0.0), (0.0, d - 0.1), (0.0, -(d - 0.1)), (outward * d, 0.5), (outward * d, -0.5)]
+            offsets = [
+                (outward * d, 0.0),
+                (0.0, d - 0.1),
+                (0.0, -(d - 0.1)),
+                (outward * d, 0.5),
+                (outward * d, -0.5),
+            ]
             candidates = [placer.to_display((x + ox, y + oy)) for ox, oy in offsets]
             placed = placer.place(
                 f"tag:{node}", style.tag, candidates, set(), 12, color=style.tag_color, weight="bold",
@@ -321,6 +334,9 @@ def render_layered_network(
             p1 = (p0 + p2) / 2 + rad * np.array([d[1], -d[0]])
             candidates = [(1 - t) ** 2 * p0 + 2 * (1 - t) * t * p1 + t**2 * p2 for t in _LABEL_T]
             color = _PALETTE[i % len(_PALETTE)]
-            if placer.place(f"arc:{key}", arc_text[key], candidates, {f"arc:{key}"}, 11, edgecolor=color) is None:
+            if (
+                placer.place(f"arc:{key}", arc_text[key], candidates, {f"arc:{key}"}, 11, edgecolor=color)
+                is None
+            ):
                 raise Rejected("visual: no free place for an arc label")
         return placer.rendered()

@@ -22,7 +22,7 @@ from typing import Any, Protocol, runtime_checkable
 from benchmark.suites.mmopt.subcategories.base import Subcategory
 
 
-class Rejected(Exception):  # noqa: N818 - a verdict on a candidate, not an error of the harness
+class Rejected(Exception):
     """A candidate failed a stage; ``reason`` is the generic phrase counted in the report."""
 
     def __init__(self, reason: str, detail: str = "") -> None:

@@ -63,9 +63,7 @@ def png_bytes(fig: Figure) -> bytes:
 
 
 def _boxes_overlap(a: Box, b: Box, tolerance: float = 0.5) -> bool:
-    return (
-        min(a[2], b[2]) - max(a[0], b[0]) > tolerance and min(a[3], b[3]) - max(a[1], b[1]) > tolerance
-    )
+    return min(a[2], b[2]) - max(a[0], b[0]) > tolerance and min(a[3], b[3]) - max(a[1], b[1]) > tolerance
 
 
 def _grow(box: Box, margin: float) -> Box:
@@ -79,6 +77,15 @@ def sample_quadratic(p0: np.ndarray, p1: np.ndarray, p2: np.ndarray, step_px: fl
     count = max(8, int(length / step_px) + 1)
     t = np.linspace(0.0, 1.0, count)[:, None]
     return (1 - t) ** 2 * p0 + 2 * (1 - t) * t * p1 + t**2 * p2
+
+
+def _clearance(box: Box, points: np.ndarray) -> float:
+    """Distance in pixels from ``box`` to the nearest of ``points`` (infinite when there are none)."""
+    if len(points) == 0:
+        return float("inf")
+    dx = np.maximum(np.maximum(box[0] - points[:, 0], points[:, 0] - box[2]), 0.0)
+    dy = np.maximum(np.maximum(box[1] - points[:, 1], points[:, 1] - box[3]), 0.0)
+    return float(np.sqrt(dx * dx + dy * dy).min())
 
 
 @dataclass
@@ -95,10 +102,12 @@ class LabelPlacer:
     touches no box and no polyline except the ones the caller says it belongs to.
     """
 
-    def __init__(self, fig: Figure, ax: Axes, margin_px: float = 3.0) -> None:
+    def __init__(self, fig: Figure, ax: Axes, margin_px: float = 3.0, line_margin_px: float = 6.0) -> None:
         self.fig = fig
         self.ax = ax
         self.margin = margin_px
+        self.line_margin = line_margin_px  # a foreign line this close to a label makes it ambiguous
+        self.clearance_cap = 36.0  # beyond this distance from other lines every spot is equally good
         self.renderer = fig.canvas.get_renderer()  # type: ignore[attr-defined]
         self.boxes: list[tuple[str, Box]] = []
         self.paths: dict[str, np.ndarray] = {}
@@ -120,6 +129,7 @@ class LabelPlacer:
         grown = _grow(box, self.margin)
         if any(_boxes_overlap(grown, other) for owner, other in self.boxes if owner not in owners):
             return False
+        grown = _grow(box, self.line_margin)
         for owner, points in self.paths.items():
             if owner in owners:
                 continue
@@ -146,9 +156,12 @@ class LabelPlacer:
         color: str = "black",
         weight: str = "normal",
     ) -> Text | None:
-        """Draw ``text`` centred at the first fitting candidate (display pixels); ``None`` if none fits.
+        """Draw ``text`` centred at a fitting candidate (display pixels); ``None`` if none fits.
 
-        ``owners`` are the obstacles this label may touch (its own arc, its own node).
+        Among fitting candidates the one farthest from foreign lines wins (distances capped at
+        ``clearance_cap``, ties to the earlier candidate): a label right next to a crossing is
+        legal but makes a reader guess which line it belongs to. ``owners`` are the obstacles this
+        label may touch (its own arc, its own node).
         """
         pad_pt = 0.25 * fontsize
         artist = self.ax.text(
@@ -168,15 +181,24 @@ class LabelPlacer:
         extent = artist.get_window_extent(renderer=self.renderer)
         pad_px = pad_pt * DPI / 72.0
         half_w, half_h = extent.width / 2 + pad_px, extent.height / 2 + pad_px
+        foreign = [points for owner, points in self.paths.items() if owner not in owners]
+        obstacles = np.concatenate(foreign) if foreign else np.empty((0, 2))
+        best: tuple[float, Box] | None = None
         for point in candidates:
             box = (point[0] - half_w, point[1] - half_h, point[0] + half_w, point[1] + half_h)
-            if self._fits(box, owners):
-                artist.set_position((float(point[0]), float(point[1])))
-                self.add_box(key, box)
-                self.placed.append(PlacedText(key, artist))
-                return artist
-        artist.remove()
-        return None
+            if not self._fits(box, owners):
+                continue
+            clearance = min(_clearance(box, obstacles), self.clearance_cap)
+            if best is None or clearance > best[0]:
+                best = (clearance, box)
+        if best is None:
+            artist.remove()
+            return None
+        box = best[1]
+        artist.set_position(((box[0] + box[2]) / 2, (box[1] + box[3]) / 2))
+        self.add_box(key, box)
+        self.placed.append(PlacedText(key, artist))
+        return artist
 
     def fixed(self, key: str, artist: Text) -> None:
         """Register a label the caller positioned itself (e.g. a node name inside its disc)."""

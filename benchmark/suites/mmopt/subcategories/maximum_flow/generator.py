@@ -25,7 +25,7 @@ from benchmark.suites.mmopt.generation.network import (
     reachable,
     sample_layered_topology,
 )
-from benchmark.suites.mmopt.generation.protocol import Rejected, ReferenceSolution
+from benchmark.suites.mmopt.generation.protocol import ReferenceSolution, Rejected
 
 
 @dataclass(frozen=True)
@@ -122,7 +122,9 @@ def structural_problems(instance: Mapping[str, Any], difficulty: str) -> list[st
 
 
 def _cut_capacity(instance: Mapping[str, Any], source_side: set[int]) -> int:
-    return sum(a["capacity"] for a in instance["arcs"] if a["from"] in source_side and a["to"] not in source_side)
+    return sum(
+        a["capacity"] for a in instance["arcs"] if a["from"] in source_side and a["to"] not in source_side
+    )
 
 
 def reference_solve(instance: Mapping[str, Any]) -> ReferenceSolution:
@@ -169,7 +171,9 @@ def trivial_cuts(instance: Mapping[str, Any], reference: ReferenceSolution) -> t
     return source_cut == value, sink_cut == value
 
 
-def solution_problems(instance: Mapping[str, Any], reference: ReferenceSolution, difficulty: str) -> list[str]:
+def solution_problems(
+    instance: Mapping[str, Any], reference: ReferenceSolution, difficulty: str
+) -> list[str]:
     if reference.objective <= 0:
         return ["nontrivial: zero maximum flow"]
     at_source, at_sink = trivial_cuts(instance, reference)

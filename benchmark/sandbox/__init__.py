@@ -1,0 +1,21 @@
+"""Sandboxed execution of generated code (DESIGN.md §3 "Execution", §5 failure taxonomy).
+
+Generated code never runs in the pytest worker: :func:`create_sandbox` picks bubblewrap when it
+works on this machine and a plain, rlimited subprocess otherwise, and the choice is recorded in the
+run manifest through :meth:`Sandbox.describe`.
+"""
+
+from __future__ import annotations
+
+from benchmark.sandbox.core import ExecutionResult, Limits, Outcome, SandboxKind
+from benchmark.sandbox.executor import Sandbox, SandboxUnavailableError, create_sandbox
+
+__all__ = [
+    "ExecutionResult",
+    "Limits",
+    "Outcome",
+    "Sandbox",
+    "SandboxKind",
+    "SandboxUnavailableError",
+    "create_sandbox",
+]

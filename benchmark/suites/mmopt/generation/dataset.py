@@ -1,0 +1,229 @@
+"""Generating a dataset root (packages + manifest) and checking that it regenerates exactly."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from benchmark.suites.mmopt.generation.jsonio import dumps_canonical
+from benchmark.suites.mmopt.generation.package import META, package_relpath, write_package
+from benchmark.suites.mmopt.generation.pipeline import GenerationError, build_instance
+from benchmark.suites.mmopt.generation.protocol import InstanceGenerator
+from benchmark.suites.mmopt.generation.seeds import instance_seed
+from benchmark.suites.mmopt.subcategories import all_subcategories, get_subcategory
+from benchmark.suites.mmopt.subcategories.base import DIFFICULTIES, DIFFICULTY_LETTER
+
+DATASET_NAME = "optbench-mmopt"
+DATASET_VERSION = "0.1.0"
+MANIFEST = "manifest.json"
+_PNG_PREFIX = "png: "
+
+
+@dataclass
+class SubcategoryReport:
+    """What generating one subcategory took: accepted packages and every rejection by reason."""
+
+    accepted: int = 0
+    rejections: Counter[str] = field(default_factory=Counter)
+
+    @property
+    def attempts(self) -> int:
+        return self.accepted + sum(self.rejections.values())
+
+
+@dataclass
+class GenerationReport:
+    """Outcome of :func:`generate_dataset`; ``seconds`` is wall time (never written to the dataset)."""
+
+    root: Path
+    subcategories: dict[str, SubcategoryReport]
+    packages: int
+    seconds: float
+
+    def summary(self) -> str:
+        lines = [f"{self.packages} packages written to {self.root} in {self.seconds:.1f} s"]
+        for name, report in sorted(self.subcategories.items()):
+            lines.append(f"  {name}: {report.accepted} accepted, {report.attempts} candidates")
+            for reason, count in report.rejections.most_common():
+                lines.append(f"    rejected ×{count}: {reason}")
+        return "\n".join(lines)
+
+
+def _generators(names: Sequence[str] | None) -> list[InstanceGenerator]:
+    registry = all_subcategories()
+    chosen = sorted(registry) if names is None else list(names)
+    generators = []
+    for name in chosen:
+        subcategory = registry.get(name)
+        if subcategory is None:
+            raise ValueError(f"unknown subcategory {name!r}; known: {', '.join(sorted(registry))}")
+        if not isinstance(subcategory, InstanceGenerator):
+            if names is None:
+                continue  # a scoring-only subcategory (e.g. one read from the official release)
+            raise ValueError(f"subcategory {name!r} has no instance generator")
+        generators.append(subcategory)
+    return generators
+
+
+def instance_id(prefix: str, difficulty: str, index: int) -> str:
+    return f"{prefix}_{DIFFICULTY_LETTER[difficulty]}_{index:03d}"
+
+
+def generate_dataset(
+    root: Path, subcategories: Sequence[str] | None = None, per_difficulty: int = 10
+) -> GenerationReport:
+    """Generate ``per_difficulty`` packages per difficulty for each subcategory (all generators when
+    ``subcategories`` is None) under ``root`` and rewrite the manifest.
+
+    Each subcategory's folder is replaced as a whole, so no stale package survives; packages of other
+    subcategories already under ``root`` are kept and stay in the manifest.
+    """
+    started = time.perf_counter()
+    root.mkdir(parents=True, exist_ok=True)
+    reports: dict[str, SubcategoryReport] = {}
+    written = 0
+    for generator in _generators(subcategories):
+        report = reports.setdefault(generator.name, SubcategoryReport())
+        folder = root / generator.family / generator.name
+        if folder.exists():
+            shutil.rmtree(folder)
+        for difficulty in DIFFICULTIES:
+            for index in range(1, per_difficulty + 1):
+                name = instance_id(generator.id_prefix, difficulty, index)
+                built = build_instance(
+                    generator, difficulty, name, instance_seed(generator.name, difficulty, index)
+                )
+                write_package(root, built, DATASET_VERSION)
+                report.accepted += 1
+                report.rejections.update(built.rejections)
+                written += 1
+    write_manifest(root)
+    return GenerationReport(
+        root=root, subcategories=reports, packages=written, seconds=time.perf_counter() - started
+    )
+
+
+def write_manifest(root: Path) -> Path:
+    """``manifest.json`` listing every package under ``root`` (found by its ``meta.json``), sorted."""
+    packages = []
+    for meta_path in sorted(root.glob(f"*/*/*/*/{META}")):
+        meta = json.loads(meta_path.read_text(encoding="utf-8"))
+        rel = meta_path.parent.relative_to(root)
+        packages.append(
+            {
+                "family": meta["family"],
+                "subcategory": meta["subcategory"],
+                "difficulty": meta["difficulty"],
+                "instance_id": meta["instance_id"],
+                "path": rel.as_posix(),
+            }
+        )
+    packages.sort(key=lambda entry: entry["path"])
+    manifest = {"dataset": DATASET_NAME, "version": DATASET_VERSION, "packages": packages}
+    path = root / MANIFEST
+    path.write_text(dumps_canonical(manifest), encoding="utf-8")
+    return path
+
+
+@dataclass
+class RegenerationDiff:
+    """Differences between a root and its regeneration: text/JSON files, and PNGs (which may
+    legitimately differ under another matplotlib version) kept apart."""
+
+    text: list[str] = field(default_factory=list)
+    png: list[str] = field(default_factory=list)
+
+
+def _first_difference(old: str, new: str) -> str:
+    old_lines, new_lines = old.splitlines(), new.splitlines()
+    for number, (a, b) in enumerate(zip(old_lines, new_lines, strict=False), start=1):
+        if a != b:
+            return f"line {number}: {a.strip()[:60]!r} vs regenerated {b.strip()[:60]!r}"
+    return f"length {len(old_lines)} lines vs regenerated {len(new_lines)}"
+
+
+def _without_visual_checksums(meta_text: str) -> tuple[Any, dict[str, str]]:
+    meta = json.loads(meta_text)
+    checksums = meta.get("checksums", {})
+    visuals = {k: v for k, v in checksums.items() if k.startswith("visuals/")}
+    meta["checksums"] = {k: v for k, v in checksums.items() if not k.startswith("visuals/")}
+    return meta, visuals
+
+
+def _compare_package(label: str, stored: Path, regenerated: Path, diff: RegenerationDiff) -> None:
+    stored_files = {p.relative_to(stored).as_posix() for p in stored.rglob("*") if p.is_file()}
+    new_files = {p.relative_to(regenerated).as_posix() for p in regenerated.rglob("*") if p.is_file()}
+    for rel in sorted(stored_files - new_files):
+        (diff.png if rel.endswith(".png") else diff.text).append(f"{label}: {rel} is not regenerated")
+    for rel in sorted(new_files - stored_files):
+        (diff.png if rel.endswith(".png") else diff.text).append(
+            f"{label}: {rel} is missing from the dataset"
+        )
+    for rel in sorted(stored_files & new_files):
+        old, new = (stored / rel).read_bytes(), (regenerated / rel).read_bytes()
+        if old == new:
+            continue
+        if rel.endswith(".png"):
+            diff.png.append(f"{label}: {rel} differs ({len(old)} vs regenerated {len(new)} bytes)")
+        elif rel == META:
+            old_meta, _ = _without_visual_checksums(old.decode("utf-8"))
+            new_meta, _ = _without_visual_checksums(new.decode("utf-8"))
+            if old_meta != new_meta:
+                diff.text.append(f"{label}: {rel} differs, {_first_difference(old.decode(), new.decode())}")
+            # otherwise only the PNG checksums differ, which the PNG comparison reports
+        else:
+            diff.text.append(f"{label}: {rel} differs, {_first_difference(old.decode(), new.decode())}")
+
+
+def compare_regeneration(root: Path) -> RegenerationDiff:
+    """Regenerate every package listed in ``root``'s manifest from its recorded seed into a
+    temporary directory and compare file by file."""
+    diff = RegenerationDiff()
+    manifest_path = root / MANIFEST
+    if not manifest_path.is_file():
+        diff.text.append(f"{MANIFEST} is missing")
+        return diff
+    manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+    with tempfile.TemporaryDirectory(prefix="mmopt-regen-") as scratch:
+        scratch_root = Path(scratch)
+        for entry in manifest.get("packages", []):
+            label = str(entry.get("path"))
+            stored = root / label
+            try:
+                meta = json.loads((stored / META).read_text(encoding="utf-8"))
+            except (OSError, ValueError) as exc:
+                diff.text.append(f"{label}: cannot read {META} ({exc})")
+                continue
+            generator = get_subcategory(str(meta.get("subcategory")))
+            if not isinstance(generator, InstanceGenerator):
+                diff.text.append(f"{label}: no generator for subcategory {meta.get('subcategory')!r}")
+                continue
+            try:
+                built = build_instance(generator, meta["difficulty"], meta["instance_id"], int(meta["seed"]))
+            except GenerationError as exc:
+                diff.text.append(f"{label}: regeneration failed ({exc})")
+                continue
+            write_package(scratch_root, built, str(meta.get("dataset_version", DATASET_VERSION)))
+            regenerated = scratch_root / package_relpath(
+                generator.family, generator.name, meta["difficulty"], meta["instance_id"]
+            )
+            _compare_package(label, stored, regenerated, diff)
+    return diff
+
+
+def check_regeneration(root: Path) -> list[str]:
+    """Differences between ``root`` and its regeneration; empty means an exact reproduction.
+
+    Text and JSON differences come first; PNG differences follow, each prefixed ``"png: "``, since
+    rendered bytes may change with the matplotlib version while the data does not. Callers that
+    tolerate such drift drop those entries (or use :func:`compare_regeneration`).
+    """
+    diff = compare_regeneration(root)
+    return diff.text + [_PNG_PREFIX + item for item in diff.png]

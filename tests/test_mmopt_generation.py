@@ -1,0 +1,252 @@
+"""The MM-OptBench generation pipeline and the shipped fixtures it produced.
+
+Real solvers throughout: OR-Tools for references, networkx / HiGHS for cross-checks, the shipped
+``solver_ref.py`` files run as subprocesses exactly as an auditor would run them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from benchmark.suites.mmopt.generation import (
+    DATASET_NAME,
+    InstanceGenerator,
+    build_instance,
+    check_regeneration,
+    compare_regeneration,
+    generate_dataset,
+)
+from benchmark.suites.mmopt.generation.package import package_files
+from benchmark.suites.mmopt.generation.pipeline import text_value_problems
+from benchmark.suites.mmopt.generation.protocol import DrawnLabel, ExpectedLabel, RenderedVisual
+from benchmark.suites.mmopt.generation.rendering import label_problems
+from benchmark.suites.mmopt.generation.seeds import instance_seed
+from benchmark.suites.mmopt.subcategories import all_subcategories, get_subcategory
+from benchmark.suites.mmopt.subcategories.base import DIFFICULTIES
+
+ROOT = Path(__file__).resolve().parents[1] / "fixtures" / "mmopt"
+SUBCATEGORIES = ("maximum_flow", "minimum_cost_flow")
+PACKAGE_FILES = (
+    "task_input.txt",
+    "canonical_specification.txt",
+    "visuals/visual_0.png",
+    "meta.json",
+    "ground_truth/instance_data.json",
+    "ground_truth/math_model.md",
+    "ground_truth/solver_ref.py",
+    "ground_truth/solution_ref.json",
+)
+
+
+def _generator(name: str) -> InstanceGenerator:
+    subcategory = get_subcategory(name)
+    assert isinstance(subcategory, InstanceGenerator)
+    return subcategory
+
+
+def _manifest() -> dict[str, Any]:
+    path = ROOT / "manifest.json"
+    if not path.is_file():
+        pytest.skip("fixtures/mmopt has not been generated")
+    return json.loads(path.read_text())
+
+
+def _packages() -> list[dict[str, Any]]:
+    path = ROOT / "manifest.json"
+    return json.loads(path.read_text())["packages"] if path.is_file() else []
+
+
+# ------------------------------------------------------------------------------------------------
+# registry and pipeline
+
+
+def test_registry_discovers_both_subcategories():
+    registry = all_subcategories()
+    assert set(SUBCATEGORIES) <= set(registry)
+    assert get_subcategory("no_such_subcategory") is None
+    for name in SUBCATEGORIES:
+        generator = _generator(name)
+        assert generator.family == "network_optimization"
+        assert generator.name == name
+    assert _generator("maximum_flow").id_prefix == "mf"
+    assert _generator("minimum_cost_flow").id_prefix == "mcf"
+
+
+def test_seeds_are_stable_and_distinct():
+    seeds = {instance_seed(s, d, i) for s in SUBCATEGORIES for d in DIFFICULTIES for i in range(1, 11)}
+    assert len(seeds) == 60
+    assert instance_seed("maximum_flow", "easy", 1) == instance_seed("maximum_flow", "easy", 1)
+
+
+@pytest.mark.parametrize("name", SUBCATEGORIES)
+@pytest.mark.parametrize("difficulty", DIFFICULTIES)
+def test_same_seed_same_bytes(name, difficulty):
+    generator = _generator(name)
+    seed = instance_seed(name, difficulty, 7)
+    first = package_files(build_instance(generator, difficulty, "x_001", seed), "test")
+    second = package_files(build_instance(generator, difficulty, "x_001", seed), "test")
+    assert first.keys() == second.keys()
+    for rel in first:
+        assert first[rel] == second[rel], rel
+    other = package_files(build_instance(generator, difficulty, "x_001", seed + 1), "test")
+    assert other["ground_truth/instance_data.json"] != first["ground_truth/instance_data.json"]
+
+
+def test_generate_dataset_and_regeneration_roundtrip(tmp_path):
+    report = generate_dataset(tmp_path, per_difficulty=1)
+    assert report.packages == 6
+    for name in SUBCATEGORIES:
+        assert report.subcategories[name].accepted == 3
+        assert report.subcategories[name].attempts >= 3
+    manifest = json.loads((tmp_path / "manifest.json").read_text())
+    assert manifest["dataset"] == DATASET_NAME
+    assert [p["path"] for p in manifest["packages"]] == sorted(p["path"] for p in manifest["packages"])
+    assert check_regeneration(tmp_path) == []
+
+    package = tmp_path / manifest["packages"][0]["path"]
+    (package / "ground_truth" / "solution_ref.json").write_text("{}\n")
+    (package / "visuals" / "visual_0.png").write_bytes(b"not a png")
+    diff = compare_regeneration(tmp_path)
+    assert len(diff.text) == 1 and "ground_truth/solution_ref.json differs" in diff.text[0]
+    assert len(diff.png) == 1 and "visuals/visual_0.png differs" in diff.png[0]
+    flat = check_regeneration(tmp_path)
+    assert flat[0] == diff.text[0] and flat[1] == "png: " + diff.png[0]
+
+
+def test_generating_one_subcategory_keeps_the_other(tmp_path):
+    generate_dataset(tmp_path, subcategories=["maximum_flow"], per_difficulty=1)
+    generate_dataset(tmp_path, subcategories=["minimum_cost_flow"], per_difficulty=1)
+    manifest = json.loads((tmp_path / "manifest.json").read_text())
+    assert {p["subcategory"] for p in manifest["packages"]} == set(SUBCATEGORIES)
+    with pytest.raises(ValueError, match="unknown subcategory"):
+        generate_dataset(tmp_path, subcategories=["no_such_subcategory"], per_difficulty=1)
+
+
+def test_label_audit_catches_missing_wrong_overlapping_and_small_labels():
+    visual = RenderedVisual(
+        png=b"",
+        labels=(
+            DrawnLabel("arc:1_2", "14", (10, 10, 30, 25), 11),
+            DrawnLabel("arc:2_3", "7", (25, 12, 40, 27), 11),
+            DrawnLabel("node:1", "1", (100, 100, 110, 115), 8),
+            DrawnLabel("note:title", "Capacity 5", (0, 0, 50, 8), 12),
+        ),
+        width_px=120,
+        height_px=120,
+    )
+    expected = [
+        ExpectedLabel("arc:1_2", "14"),
+        ExpectedLabel("arc:2_3", "9"),
+        ExpectedLabel("node:1", "1"),
+        ExpectedLabel("arc:3_4", "2"),
+    ]
+    problems = label_problems(visual, expected)
+    assert "arc:2_3 drawn as '7', record says '9'" in problems
+    assert "arc:3_4 not drawn" in problems
+    assert "labels arc:1_2 and arc:2_3 overlap" in problems
+    assert "node:1 font 8 pt below 9 pt" in problems
+    assert "note:title drawn but not part of the public record" in problems
+
+
+def test_task_text_may_not_state_visual_values():
+    assert text_value_problems("Read visual_0.png; capacities are in the figure.", {0, 12}, 40) == []
+    assert text_value_problems("The arc has capacity 12.", {12}, 40) == [
+        "artifact: task text states a value the visual carries"
+    ]
+    assert text_value_problems("The answer is 40.", {12}, 40) == ["artifact: task text leaks the optimum"]
+
+
+# ------------------------------------------------------------------------------------------------
+# shipped fixtures
+
+
+def test_manifest_lists_sixty_packages():
+    manifest = _manifest()
+    packages = manifest["packages"]
+    assert manifest["dataset"] == DATASET_NAME and manifest["version"]
+    assert len(packages) == 60
+    assert [p["path"] for p in packages] == sorted(p["path"] for p in packages)
+    counts: dict[tuple[str, str], int] = {}
+    for entry in packages:
+        family, subcategory, difficulty, instance_id = entry["path"].split("/")
+        assert (family, subcategory, difficulty, instance_id) == (
+            entry["family"],
+            entry["subcategory"],
+            entry["difficulty"],
+            entry["instance_id"],
+        )
+        prefix = _generator(subcategory).id_prefix
+        assert re.fullmatch(rf"{prefix}_{difficulty[0]}_0(0[1-9]|10)", instance_id)
+        counts[(subcategory, difficulty)] = counts.get((subcategory, difficulty), 0) + 1
+    assert counts == {(s, d): 10 for s in SUBCATEGORIES for d in DIFFICULTIES}
+
+
+@pytest.mark.parametrize("entry", _packages(), ids=lambda e: e["instance_id"])
+def test_fixture_package_is_complete_and_verified(entry):
+    package = ROOT / entry["path"]
+    for rel in PACKAGE_FILES:
+        assert (package / rel).is_file(), rel
+    meta = json.loads((package / "meta.json").read_text())
+    assert set(meta["checksums"]) == set(PACKAGE_FILES) - {"meta.json"}
+    for rel, digest in meta["checksums"].items():
+        assert hashlib.sha256((package / rel).read_bytes()).hexdigest() == digest, rel
+    assert meta["instance_id"] == entry["instance_id"]
+    assert meta["seed"] == instance_seed(
+        entry["subcategory"], entry["difficulty"], int(entry["instance_id"][-3:])
+    )
+
+    generator = _generator(entry["subcategory"])
+    instance = json.loads((package / "ground_truth/instance_data.json").read_text())
+    solution = json.loads((package / "ground_truth/solution_ref.json").read_text())
+    assert solution["status"] == "optimal"
+    assert solution["objective_value"] == solution["objective_exact"]
+    _, independent = generator.cross_check(instance)
+    assert independent == pytest.approx(solution["objective_value"], abs=1e-6)
+    check = generator.check_solution(instance, solution)
+    assert check.feasible, check.problems
+    assert check.objective == pytest.approx(solution["objective_value"], abs=1e-9)
+    assert meta["formulation_size"]["arcs"] == len(instance["arcs"])
+    assert meta["formulation_size"]["nodes"] == len(instance["nodes"])
+
+    task = (package / "task_input.txt").read_text()
+    assert text_value_problems(task, generator.visual_values(instance), solution["objective_value"]) == []
+    assert "u_v" in task and "objective_value" in task
+
+
+def _run_solver_ref(package: Path, cwd: Path) -> dict[str, Any]:
+    completed = subprocess.run(
+        [sys.executable, str(package / "ground_truth" / "solver_ref.py")],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert completed.returncode == 0, completed.stderr[-2000:]
+    return json.loads(completed.stdout.strip().splitlines()[-1])
+
+
+def test_shipped_solver_refs_reproduce_the_optimum(tmp_path):
+    """Each solver_ref.py runs on its own (cwd outside the package, nothing read from disk) and
+    prints a dict whose objective equals solution_ref's and whose flows are feasible."""
+    packages = [ROOT / entry["path"] for entry in _manifest()["packages"]]
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        results = list(pool.map(lambda p: _run_solver_ref(p, tmp_path), packages))
+    for package, result in zip(packages, results, strict=True):
+        solution = json.loads((package / "ground_truth/solution_ref.json").read_text())
+        instance = json.loads((package / "ground_truth/instance_data.json").read_text())
+        assert result["status"] == "optimal"
+        assert result["objective_value"] == solution["objective_value"], package.name
+        generator = _generator(package.parts[-3])
+        assert generator.check_solution(instance, result).feasible, package.name
+        source = (package / "ground_truth/solver_ref.py").read_text()
+        assert "open(" not in source and "instance_data" not in source

@@ -1,0 +1,753 @@
+"""The sandbox with real processes and real bwrap: every outcome class from a minimal candidate,
+the limits, the process-tree kill, and (bwrap only) the isolation promises of DESIGN.md §3.
+
+Candidates are source strings, exactly what a model would send. Tests that make sense for both
+sandbox kinds are parametrized over them; the bwrap variants skip only when bwrap is not installed.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import shutil
+import socket
+import stat
+import sys
+import tempfile
+import textwrap
+import time
+import uuid
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from benchmark.sandbox import (
+    ExecutionResult,
+    Limits,
+    Outcome,
+    Sandbox,
+    SandboxKind,
+    SandboxUnavailableError,
+    create_sandbox,
+)
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+HAVE_BWRAP = shutil.which("bwrap") is not None
+NEEDS_BWRAP = pytest.mark.skipif(not HAVE_BWRAP, reason="bwrap (Debian package bubblewrap) is not installed")
+KINDS = [
+    pytest.param(SandboxKind.BWRAP, marks=NEEDS_BWRAP, id="bwrap"),
+    pytest.param(SandboxKind.SUBPROCESS, id="subprocess"),
+]
+QUICK = Limits(wall_timeout_s=60.0)
+
+
+def code(text: str) -> str:
+    return textwrap.dedent(text).lstrip("\n")
+
+
+def everything(result: ExecutionResult) -> str:
+    """All text a result carries, for asserting that a secret leaked nowhere."""
+    return repr(result.value) + result.stdout + result.stderr + result.error
+
+
+@pytest.fixture(scope="module", params=KINDS)
+def sandbox(request: pytest.FixtureRequest) -> Sandbox:
+    return create_sandbox([REPO_ROOT], prefer=request.param)
+
+
+@pytest.fixture(scope="module")
+def bwrap_sandbox() -> Sandbox:
+    if not HAVE_BWRAP:
+        pytest.skip("bwrap (Debian package bubblewrap) is not installed")
+    return create_sandbox([REPO_ROOT], prefer=SandboxKind.BWRAP)
+
+
+def _live_processes_with(token: str) -> list[int]:
+    """Host pids (any pid namespace) whose command line contains token and that are not zombies."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            cmdline = Path(f"/proc/{entry}/cmdline").read_bytes()
+            state = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[-1].split()[0]
+        except (OSError, IndexError):
+            continue
+        if token.encode() in cmdline and state not in ("Z", "X"):
+            found.append(int(entry))
+    return found
+
+
+# ---------------------------------------------------------------------------------------------- OK
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_create_sandbox_honours_prefer(kind: SandboxKind) -> None:
+    sandbox = create_sandbox([REPO_ROOT], prefer=kind)
+    assert sandbox.kind is kind
+    assert sandbox.describe()["kind"] == kind.value
+
+
+def test_ok_returns_the_dict_and_captures_prints(sandbox: Sandbox) -> None:
+    result = sandbox.run_solve(
+        code("""
+            def solve():
+                print("working on it")
+                return {"status": "optimal", "objective": 12.5, "x": [1, 2], "nested": {"a": None}}
+        """),
+        QUICK,
+    )
+    assert result.outcome is Outcome.OK, result.error
+    assert result.value == {"status": "optimal", "objective": 12.5, "x": [1, 2], "nested": {"a": None}}
+    assert result.stdout == "working on it\n"
+    assert result.error == ""
+    assert result.sandbox is sandbox.kind
+    assert 0 < result.wall_s < 30
+
+
+def test_main_block_is_not_run_by_run_solve(sandbox: Sandbox) -> None:
+    result = sandbox.run_solve(
+        code("""
+            def solve():
+                return {"n": 1}
+            if __name__ == "__main__":
+                print("main block ran")
+                raise SystemExit(3)
+        """),
+        QUICK,
+    )
+    assert result.outcome is Outcome.OK, result.error
+    assert "main block ran" not in result.stdout
+
+
+def test_numpy_values_are_coerced_to_json(sandbox: Sandbox) -> None:
+    result = sandbox.run_solve(
+        code("""
+            import numpy as np
+            def solve():
+                return {
+                    "count": np.int64(7),
+                    "obj": np.float32(1.5),
+                    "flag": np.bool_(True),
+                    "x": np.arange(3),
+                    "grid": np.eye(2, dtype=int),
+                    np.int32(4): "numpy key",
+                    5: "int key",
+                    "pair": (1, 2),
+                    "unbounded": float("inf"),
+                    "undefined": float("nan"),
+                }
+        """),
+        QUICK,
+    )
+    assert result.outcome is Outcome.OK, result.error
+    value = result.value
+    assert value is not None
+    assert value["count"] == 7 and type(value["count"]) is int
+    assert value["obj"] == 1.5 and value["flag"] is True
+    assert value["x"] == [0, 1, 2] and value["grid"] == [[1, 0], [0, 1]]
+    # JSON object keys are strings: numbers (NumPy or not) come back stringified, tuples as lists.
+    assert value["4"] == "numpy key" and value["5"] == "int key" and value["pair"] == [1, 2]
+    # Non-finite floats are kept (documented choice): a wrong objective, not a format failure.
+    assert value["unbounded"] == math.inf and math.isnan(value["undefined"])
+
+
+def test_ortools_lp_networkx_and_pulp_cbc_work_inside(sandbox: Sandbox) -> None:
+    result = sandbox.run_solve(
+        code("""
+            import networkx as nx
+            import pulp
+            from ortools.linear_solver import pywraplp
+
+            def solve():
+                lp = pywraplp.Solver.CreateSolver("GLOP")
+                x = lp.NumVar(0, 10, "x")
+                y = lp.NumVar(0, 10, "y")
+                lp.Add(x + 2 * y <= 14)
+                lp.Add(3 * x - y >= 0)
+                lp.Add(x - y <= 2)
+                lp.Maximize(3 * x + 4 * y)
+                assert lp.Solve() == pywraplp.Solver.OPTIMAL
+                g = nx.Graph()
+                g.add_weighted_edges_from([("a", "b", 1), ("b", "c", 2), ("a", "c", 5)])
+                mip = pulp.LpProblem("m", pulp.LpMinimize)
+                z = pulp.LpVariable("z", 0, 10, cat="Integer")
+                mip += z
+                mip += z >= 2.5
+                mip.solve(pulp.PULP_CBC_CMD(msg=0))
+                return {
+                    "lp": round(lp.Objective().Value(), 6),
+                    "path": nx.shortest_path(g, "a", "c", weight="weight"),
+                    "cbc": pulp.value(z),
+                }
+        """),
+        QUICK,
+    )
+    assert result.outcome is Outcome.OK, result.error
+    assert result.value == {"lp": 34.0, "path": ["a", "b", "c"], "cbc": 3.0}
+
+
+# ------------------------------------------------------------------------------- failure outcomes
+
+FAILURES = {
+    "syntax": (
+        "def solve(:\n    return {}\n",
+        Outcome.SYNTAX,
+        "SyntaxError",
+    ),
+    "indentation": (
+        "def solve():\nreturn {}\n",
+        Outcome.SYNTAX,
+        "IndentationError",
+    ),
+    "tab": (
+        "def solve():\n\tif True:\n        return {}\n",
+        Outcome.SYNTAX,
+        "TabError",
+    ),
+    "dependency_at_import": (
+        "import not_a_real_pkg\ndef solve():\n    return {}\n",
+        Outcome.DEPENDENCY,
+        "not_a_real_pkg",
+    ),
+    "dependency_in_solve": (
+        "def solve():\n    import not_a_real_pkg.sub\n    return {}\n",
+        Outcome.DEPENDENCY,
+        "not_a_real_pkg",
+    ),
+    "runtime": (
+        "def solve():\n    total = 0\n    return {'x': 1 / total}\n",
+        Outcome.RUNTIME,
+        "ZeroDivisionError",
+    ),
+    "runtime_at_import": (
+        "data = {}['missing']\ndef solve():\n    return {}\n",
+        Outcome.RUNTIME,
+        "KeyError",
+    ),
+    "sys_exit_in_solve": (
+        "import sys\ndef solve():\n    sys.exit(0)\n",
+        Outcome.RUNTIME,
+        "sys.exit",
+    ),
+    "no_solve": (
+        "def main():\n    return {}\n",
+        Outcome.RESPONSE_CONTRACT,
+        "solve",
+    ),
+    "solve_not_callable": (
+        "solve = {'x': 1}\n",
+        Outcome.RESPONSE_CONTRACT,
+        "not a function",
+    ),
+    "solve_needs_argument": (
+        "def solve(x):\n    return {'x': x}\n",
+        Outcome.RESPONSE_CONTRACT,
+        "requires: x",
+    ),
+    "returns_string": (
+        "def solve():\n    return 'optimal'\n",
+        Outcome.OUTPUT_FORMAT,
+        "returned str",
+    ),
+    "tuple_keys": (
+        "def solve():\n    return {'x': {(0, 1): 1.0}}\n",
+        Outcome.OUTPUT_FORMAT,
+        "(0, 1)",
+    ),
+    "set_value": (
+        "def solve():\n    return {'route': {1, 2}}\n",
+        Outcome.OUTPUT_FORMAT,
+        "set",
+    ),
+    "colliding_keys": (
+        "def solve():\n    return {1: 'a', '1': 'b'}\n",
+        Outcome.OUTPUT_FORMAT,
+        "collide",
+    ),
+    "cycle": (
+        "def solve():\n    d = {}\n    d['self'] = d\n    return d\n",
+        Outcome.OUTPUT_FORMAT,
+        "circular",
+    ),
+    "native_crash": (
+        "import os, signal\ndef solve():\n    os.kill(os.getpid(), signal.SIGSEGV)\n",
+        Outcome.RUNTIME,
+        "SIGSEGV",
+    ),
+    "os_exit": (
+        "import os\ndef solve():\n    os._exit(3)\n",
+        Outcome.RUNTIME,
+        "status 3",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(FAILURES))
+def test_each_failure_is_classified(sandbox: Sandbox, case: str) -> None:
+    source, outcome, needle = FAILURES[case]
+    result = sandbox.run_solve(source, QUICK)
+    assert result.outcome is outcome, result.error
+    assert result.value is None
+    assert needle in result.error
+
+
+def test_runtime_error_names_the_candidate_line_not_the_runner(sandbox: Sandbox) -> None:
+    result = sandbox.run_solve(
+        "def helper():\n    raise ValueError('bad data')\ndef solve():\n    helper()\n", QUICK
+    )
+    assert result.outcome is Outcome.RUNTIME
+    first_line, _, traceback_tail = result.error.partition("\n")
+    assert "ValueError: bad data" in first_line
+    assert 'File "candidate.py", line 2, in helper' in traceback_tail
+    assert "_optbench_runner" not in result.error
+
+
+def test_memory_hog_is_a_runtime_error_not_a_hang(sandbox: Sandbox) -> None:
+    start = time.monotonic()
+    result = sandbox.run_solve(
+        "def solve():\n    block = bytearray(20 * 10**9)\n    return {'n': len(block)}\n"
+    )
+    assert result.outcome is Outcome.RUNTIME
+    assert "MemoryError" in result.error
+    assert time.monotonic() - start < 30
+
+
+def test_gradual_memory_growth_stops_at_the_cap(sandbox: Sandbox) -> None:
+    result = sandbox.run_solve(
+        "def solve():\n    hog = []\n    while True:\n        hog.append(bytearray(50 * 2**20))\n",
+        Limits(wall_timeout_s=60.0, memory_mb=512),
+    )
+    assert result.outcome is Outcome.RUNTIME
+    assert "MemoryError" in result.error
+
+
+def test_cpu_limit_is_a_timeout(sandbox: Sandbox) -> None:
+    result = sandbox.run_solve(
+        "def solve():\n    while True:\n        pass\n", Limits(wall_timeout_s=30.0, cpu_s=1)
+    )
+    assert result.outcome is Outcome.TIMEOUT
+    assert "SIGXCPU" in result.error
+    assert result.wall_s < 10
+
+
+def test_wall_timeout_kills_the_whole_process_tree(sandbox: Sandbox) -> None:
+    token = uuid.uuid4().hex
+    timeout = 2.0
+    candidate = code(f"""
+        import os, subprocess, sys
+        def solve():
+            # A grandchild by Popen, and one by fork+exec, both tagged with the token, both immortal.
+            sleeper = "print('grandchild up', flush=True)\\nimport time\\ntime.sleep(1000)"
+            subprocess.Popen([sys.executable, "-c", sleeper, "{token}"])
+            if os.fork() == 0:
+                os.execv(sys.executable, [sys.executable, "-c", "while True: pass", "{token}"])
+            print("spawned", flush=True)
+            while True:
+                pass
+    """)
+    result = sandbox.run_solve(candidate, Limits(wall_timeout_s=timeout))
+    assert result.outcome is Outcome.TIMEOUT
+    assert "wall timeout" in result.error
+    assert result.wall_s < timeout + 3
+    # The grandchildren did start, so their absence below means something.
+    assert "spawned" in result.stdout and "grandchild up" in result.stdout
+    deadline = time.monotonic() + 2.0
+    while _live_processes_with(token) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert _live_processes_with(token) == []
+
+
+@NEEDS_BWRAP
+def test_bwrap_kills_even_a_grandchild_that_left_the_session(bwrap_sandbox: Sandbox) -> None:
+    token = uuid.uuid4().hex
+    candidate = code(f"""
+        import subprocess, sys
+        def solve():
+            subprocess.Popen([sys.executable, "-c", "import time; time.sleep(1000)", "{token}"],
+                             start_new_session=True)
+            while True:
+                pass
+    """)
+    result = bwrap_sandbox.run_solve(candidate, Limits(wall_timeout_s=1.5))
+    assert result.outcome is Outcome.TIMEOUT
+    deadline = time.monotonic() + 2.0
+    while _live_processes_with(token) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert _live_processes_with(token) == []
+
+
+def test_leftover_threads_and_children_do_not_delay_a_finished_run(sandbox: Sandbox) -> None:
+    result = sandbox.run_solve(
+        code("""
+            import os, threading, time
+            def solve():
+                threading.Thread(target=time.sleep, args=(1000,)).start()  # non-daemon
+                child = os.fork()
+                return {"in_child": child == 0}  # the forked copy must not write a second verdict
+        """),
+        Limits(wall_timeout_s=20.0),
+    )
+    assert result.outcome is Outcome.OK, result.error
+    assert result.value == {"in_child": False}
+    assert result.wall_s < 10
+
+
+def test_huge_output_is_capped_to_its_tail(sandbox: Sandbox) -> None:
+    result = sandbox.run_solve(
+        code("""
+            def solve():
+                for i in range(200_000):
+                    print(f"line {i:06d} " + "x" * 20)
+                print("THE END")
+                return {"done": True}
+        """),
+        Limits(wall_timeout_s=60.0, output_bytes=10_000),
+    )
+    assert result.outcome is Outcome.OK, result.error
+    marker, _, kept = result.stdout.partition("\n")
+    assert "output truncated" in marker
+    assert len(kept.encode()) <= 10_000
+    assert kept.endswith("THE END\n")
+    assert "line 000000" not in result.stdout
+
+
+def test_runaway_file_writes_stop_at_the_file_size_cap(sandbox: Sandbox) -> None:
+    result = sandbox.run_solve(
+        code("""
+            def solve():
+                with open("big.bin", "wb") as fh:
+                    for _ in range(100):
+                        fh.write(b"\\0" * 2**20)
+                return {"wrote": True}
+        """),
+        Limits(wall_timeout_s=60.0, output_bytes=1000, file_bytes=4 * 2**20),
+    )
+    assert result.outcome is Outcome.RUNTIME
+    assert "File too large" in result.error
+
+
+# ------------------------------------------------------------------------------------ run_script
+
+
+def test_run_script_runs_main_with_files_and_captures_prints(sandbox: Sandbox) -> None:
+    result = sandbox.run_script(
+        code("""
+            import json, sys
+            data = json.load(open("data/input.json"))
+            if __name__ == "__main__":
+                print("objective:", sum(data["costs"]))
+                sys.exit(0)
+        """),
+        QUICK,
+        files={"data/input.json": '{"costs": [3, 4, 5]}'},
+    )
+    assert result.outcome is Outcome.OK, result.error
+    assert result.value is None
+    assert result.stdout == "objective: 12\n"
+
+
+@pytest.mark.parametrize(
+    ("source", "outcome"),
+    [
+        ("import sys\nprint('partial')\nsys.exit(2)\n", Outcome.RUNTIME),
+        ("print(undefined_name)\n", Outcome.RUNTIME),
+        ("import not_a_real_pkg\n", Outcome.DEPENDENCY),
+        ("print('x'\n", Outcome.SYNTAX),
+    ],
+    ids=["exit_2", "name_error", "dependency", "syntax"],
+)
+def test_run_script_failures(sandbox: Sandbox, source: str, outcome: Outcome) -> None:
+    result = sandbox.run_script(source, QUICK)
+    assert result.outcome is outcome, result.error
+    assert result.value is None
+
+
+def test_run_script_rejects_unsafe_file_names(sandbox: Sandbox) -> None:
+    for bad in ("../escape.txt", "/etc/x", "candidate.py"):
+        with pytest.raises(ValueError, match="relative path"):
+            sandbox.run_script("pass\n", QUICK, files={bad: "x"})
+
+
+# ------------------------------------------------------------------------ environment and cleanup
+
+
+def test_environment_is_clean_and_holds_no_secrets(sandbox: Sandbox, monkeypatch: pytest.MonkeyPatch) -> None:
+    secret = f"sk-test-secret-{uuid.uuid4().hex}"
+    monkeypatch.setenv("OPENAI_API_KEY", secret)
+    monkeypatch.setenv("OPTBENCH_TEST_TOKEN", secret)
+    result = sandbox.run_solve(
+        "import os\ndef solve():\n    print(dict(os.environ))\n    return dict(os.environ)\n", QUICK
+    )
+    assert result.outcome is Outcome.OK, result.error
+    assert secret not in everything(result)
+    assert result.value is not None
+    allowed = {"PATH", "HOME", "TMPDIR", "LANG", "PYTHONDONTWRITEBYTECODE", "PYTHONHASHSEED"}
+    allowed |= {
+        "OPENBLAS_CORETYPE",
+        "OPENBLAS_L2_SIZE",
+        "PWD",
+        "LC_CTYPE",
+    }  # the last two are set by Python/bwrap
+    assert set(result.value) <= allowed
+    assert result.value["PYTHONHASHSEED"] == "0" and result.value["LANG"] == "C.UTF-8"
+
+
+def test_work_dir_is_fresh_and_deleted_afterwards(
+    sandbox: Sandbox, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    work_root = tmp_path / "work"
+    work_root.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(work_root))
+    result = sandbox.run_solve(
+        code("""
+            import os
+            def solve():
+                open("scratch.txt", "w").write("x")
+                os.makedirs("locked/inner")
+                os.chmod("locked", 0o500)
+                return {"cwd_entries": sorted(os.listdir("."))}
+        """),
+        QUICK,
+    )
+    assert result.outcome is Outcome.OK, result.error
+    assert result.value is not None and "scratch.txt" in result.value["cwd_entries"]
+    assert list(work_root.iterdir()) == []
+
+
+def test_concurrent_runs_do_not_interfere(sandbox: Sandbox) -> None:
+    def run(i: int) -> ExecutionResult:
+        return sandbox.run_solve(
+            f"import os\ndef solve():\n    open('mine.txt', 'w').write('{i}')\n"
+            f"    return {{'i': {i}, 'files': sorted(os.listdir('.'))}}\n",
+            QUICK,
+        )
+
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        results = list(pool.map(run, range(8)))
+    for i, result in enumerate(results):
+        assert result.outcome is Outcome.OK, result.error
+        assert result.value is not None and result.value["i"] == i
+
+
+# ------------------------------------------------------------------------- isolation (bwrap only)
+
+
+@NEEDS_BWRAP
+def test_hidden_paths_cannot_be_read(tmp_path: Path) -> None:
+    secret = f"ground-truth-{uuid.uuid4().hex}"
+    fixtures = tmp_path / "fixtures"
+    (fixtures / "inst").mkdir(parents=True)
+    (fixtures / "inst" / "solution_ref.json").write_text(secret)
+    sandbox = create_sandbox([REPO_ROOT, fixtures], prefer=SandboxKind.BWRAP)
+    targets = [str(fixtures / "inst" / "solution_ref.json"), str(REPO_ROOT / "pyproject.toml")]
+    result = sandbox.run_solve(
+        code(f"""
+            import os
+            def solve():
+                found = {{}}
+                for path in {targets!r}:
+                    try:
+                        found[path] = open(path).read()
+                    except OSError as exc:
+                        found[path] = type(exc).__name__
+                found["repo_listing"] = sorted(os.listdir({str(REPO_ROOT)!r}))
+                print(found)
+                return found
+        """),
+        QUICK,
+    )
+    assert result.outcome is Outcome.OK, result.error
+    assert result.value is not None
+    assert secret not in everything(result)
+    assert result.value[targets[0]] == "FileNotFoundError"
+    assert result.value[targets[1]] == "FileNotFoundError"
+    # Only mount points of the re-exposed Python installation may show through the empty overlay.
+    assert set(result.value["repo_listing"]) <= {".venv"}
+    assert "benchmark" not in result.value["repo_listing"]
+
+
+@NEEDS_BWRAP
+def test_a_hidden_folder_inside_the_python_installation_stays_hidden() -> None:
+    import networkx
+
+    package_dir = Path(networkx.__file__).resolve().parent
+    sandbox = create_sandbox([REPO_ROOT, package_dir], prefer=SandboxKind.BWRAP)
+    result = sandbox.run_solve(
+        f"import os\ndef solve():\n    return {{'listing': os.listdir({str(package_dir)!r})}}\n", QUICK
+    )
+    assert result.outcome is Outcome.OK, result.error
+    assert result.value == {"listing": []}
+
+
+@NEEDS_BWRAP
+def test_home_is_hidden_by_default(bwrap_sandbox: Sandbox) -> None:
+    assert str(Path.home().resolve()) in bwrap_sandbox.describe()["hidden_paths"]  # type: ignore[operator]
+
+
+@NEEDS_BWRAP
+def test_the_harness_package_cannot_be_imported(bwrap_sandbox: Sandbox) -> None:
+    for module in ("benchmark", "benchmark.sandbox", "adapters"):
+        result = bwrap_sandbox.run_solve(f"import {module}\ndef solve():\n    return {{}}\n", QUICK)
+        assert result.outcome is Outcome.DEPENDENCY, (module, result.error)
+
+
+@NEEDS_BWRAP
+def test_network_is_unreachable(bwrap_sandbox: Sandbox) -> None:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen(1)
+        port = server.getsockname()[1]
+        result = bwrap_sandbox.run_solve(
+            code(f"""
+                import socket
+                def solve():
+                    out = {{}}
+                    for host, port in [("127.0.0.1", {port}), ("1.1.1.1", 53), ("8.8.8.8", 443)]:
+                        try:
+                            socket.create_connection((host, port), timeout=2).close()
+                            out[host] = "connected"
+                        except OSError as exc:
+                            out[host] = type(exc).__name__
+                    return out
+            """),
+            QUICK,
+        )
+    assert result.outcome is Outcome.OK, result.error
+    assert result.value is not None
+    assert "connected" not in result.value.values()
+
+
+@NEEDS_BWRAP
+def test_writes_outside_the_work_dir_fail(bwrap_sandbox: Sandbox) -> None:
+    name = f"sandbox-escape-{uuid.uuid4().hex}"
+    targets = [
+        str(REPO_ROOT / name),
+        str(REPO_ROOT / ".venv" / name),
+        str(Path(sys.prefix) / name),
+        f"/etc/{name}",
+    ]
+    result = bwrap_sandbox.run_solve(
+        code(f"""
+            def solve():
+                out = {{}}
+                for path in {targets!r}:
+                    try:
+                        open(path, "w").write("x")
+                        out[path] = "written"
+                    except OSError as exc:
+                        out[path] = type(exc).__name__
+                open("inside.txt", "w").write("fine")
+                return out
+        """),
+        QUICK,
+    )
+    assert result.outcome is Outcome.OK, result.error
+    assert result.value is not None
+    assert "written" not in result.value.values()
+    for path in targets:
+        assert not Path(path).exists()
+
+
+@NEEDS_BWRAP
+def test_capabilities_are_dropped(bwrap_sandbox: Sandbox) -> None:
+    result = bwrap_sandbox.run_solve(
+        code("""
+            import subprocess
+            def solve():
+                caps = [l for l in open("/proc/self/status") if l.startswith("CapEff")][0].split()[1]
+                remount = subprocess.run(["mount", "-o", "remount,rw", "/"], capture_output=True)
+                return {"caps": caps, "remount_rc": remount.returncode}
+        """),
+        QUICK,
+    )
+    assert result.outcome is Outcome.OK, result.error
+    assert result.value is not None
+    assert int(result.value["caps"], 16) == 0
+    assert result.value["remount_rc"] != 0
+
+
+# -------------------------------------------------------------------------- describe and fallback
+
+
+def test_subprocess_describe_says_it_is_not_isolated() -> None:
+    info = create_sandbox([REPO_ROOT], prefer=SandboxKind.SUBPROCESS).describe()
+    assert info["kind"] == "subprocess"
+    assert info["filesystem_isolated"] is False and info["network_isolated"] is False
+    assert "NOT isolated" in str(info["note"])
+    assert info["limits"] == Limits().as_dict()
+
+
+@NEEDS_BWRAP
+def test_bwrap_describe_lists_version_hidden_and_exposed(bwrap_sandbox: Sandbox) -> None:
+    info = bwrap_sandbox.describe()
+    assert info["kind"] == "bwrap"
+    assert info["bwrap_version"] and info["filesystem_isolated"] is True and info["network_isolated"] is True
+    assert str(REPO_ROOT) in info["hidden_paths"]  # type: ignore[operator]
+    exposed = [Path(p) for p in info["exposed_read_only"]]  # type: ignore[attr-defined]
+    assert REPO_ROOT not in exposed
+    assert not any(p / "benchmark" == REPO_ROOT / "benchmark" for p in exposed)
+
+
+def _fake_bwrap(tmp_path: Path) -> Path:
+    """An executable named bwrap that fails the way bwrap does where user namespaces are forbidden."""
+    fake_dir = tmp_path / "fakebin"
+    fake_dir.mkdir()
+    fake = fake_dir / "bwrap"
+    fake.write_text(
+        "#!/bin/sh\n"
+        'if [ "$1" = "--version" ]; then echo "bubblewrap 0.0-fake"; exit 0; fi\n'
+        'echo "bwrap: No permissions to create new namespace" >&2\n'
+        "exit 1\n"
+    )
+    fake.chmod(fake.stat().st_mode | stat.S_IXUSR)
+    return fake
+
+
+def test_bwrap_failing_to_start_is_a_sandbox_error(tmp_path: Path) -> None:
+    sandbox = Sandbox(SandboxKind.BWRAP, [REPO_ROOT], bwrap=str(_fake_bwrap(tmp_path)))
+    result = sandbox.run_solve("def solve():\n    return {}\n", QUICK)
+    assert result.outcome is Outcome.SANDBOX_ERROR
+    assert "No permissions to create new namespace" in result.error
+    assert result.is_infrastructure_fault
+
+
+def test_a_vanished_bwrap_executable_is_a_sandbox_error(tmp_path: Path) -> None:
+    fake = _fake_bwrap(tmp_path)
+    sandbox = Sandbox(SandboxKind.BWRAP, [REPO_ROOT], bwrap=str(fake))
+    fake.unlink()
+    result = sandbox.run_solve("def solve():\n    return {}\n", QUICK)
+    assert result.outcome is Outcome.SANDBOX_ERROR
+    assert "could not run the sandbox" in result.error
+
+
+def test_unusable_bwrap_falls_back_or_raises_when_forced(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fake = _fake_bwrap(tmp_path)
+    monkeypatch.setenv("PATH", f"{fake.parent}{os.pathsep}{os.environ.get('PATH', '')}")
+    fallback = create_sandbox([REPO_ROOT])
+    assert fallback.kind is SandboxKind.SUBPROCESS
+    assert "No permissions" in str(fallback.describe()["fallback_reason"])
+    assert fallback.run_solve("def solve():\n    return {'ok': 1}\n", QUICK).value == {"ok": 1}
+    with pytest.raises(SandboxUnavailableError, match="No permissions"):
+        create_sandbox([REPO_ROOT], prefer=SandboxKind.BWRAP)
+
+
+def test_missing_bwrap_falls_back(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("PATH", str(tmp_path))
+    assert create_sandbox([REPO_ROOT]).kind is SandboxKind.SUBPROCESS
+    with pytest.raises(SandboxUnavailableError, match="not found"):
+        create_sandbox([REPO_ROOT], prefer=SandboxKind.BWRAP)
+
+
+# ------------------------------------------------------------------------------------------ limits
+
+
+def test_limits_validate_and_derive_cpu_from_wall() -> None:
+    assert Limits(wall_timeout_s=10, cpu_s=None).effective_cpu_s >= 15
+    assert Limits(cpu_s=2.2).effective_cpu_s == 3
+    for bad in ({"wall_timeout_s": 0}, {"memory_mb": 0}, {"output_bytes": 0}, {"cpu_s": -1.0}):
+        with pytest.raises(ValueError):
+            Limits(**bad)  # type: ignore[arg-type]
