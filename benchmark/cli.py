@@ -20,7 +20,9 @@ _DEFAULT_ROOT = Path(__file__).resolve().parents[1] / "fixtures" / "mmopt"
 def _generate(args: argparse.Namespace) -> int:
     from benchmark.suites.mmopt.generation import generate_dataset
 
-    report = generate_dataset(Path(args.out), subcategories=args.subcategory or None, per_difficulty=args.per_difficulty)
+    report = generate_dataset(
+        Path(args.out), subcategories=args.subcategory or None, per_difficulty=args.per_difficulty
+    )
     print(report)
     return 0
 
@@ -31,7 +33,11 @@ def _check_regeneration(args: argparse.Namespace) -> int:
     differences = check_regeneration(Path(args.root))
     for line in differences:
         print(line)
-    print("regeneration reproduces every JSON and text file" if not differences else f"{len(differences)} differences")
+    print(
+        "regeneration reproduces every JSON and text file"
+        if not differences
+        else f"{len(differences)} differences"
+    )
     return 1 if differences else 0
 
 
@@ -43,7 +49,9 @@ def _summarize(args: argparse.Namespace) -> int:
         print(f"{paths.results}: no results file; is {args.run_dir} a run folder?", file=sys.stderr)
         return 2
     manifest = read_manifest(paths)
-    summary = summarize_run(paths, {"model": manifest.get("model", {}).get("alias"), "suite": manifest.get("suite")})
+    summary = summarize_run(
+        paths, {"model": manifest.get("model", {}).get("alias"), "suite": manifest.get("suite")}
+    )
     print(json.dumps(summary["metrics"], indent=2))
     return 0
 

@@ -18,7 +18,9 @@ _OPERATORS: dict[str, Callable[[float, float], bool]] = {
     "<": operator.lt,
     "==": operator.eq,
 }
-_CONDITION = re.compile(r"^\s*(?P<metric>[A-Za-z_][\w@]*)\s*(?P<op>>=|<=|==|>|<)\s*(?P<value>[0-9.]+)(?P<pct>%?)\s*$")
+_CONDITION = re.compile(
+    r"^\s*(?P<metric>[A-Za-z_][\w@]*)\s*(?P<op>>=|<=|==|>|<)\s*(?P<value>[0-9.]+)(?P<pct>%?)\s*$"
+)
 
 
 class GateError(ValueError):

@@ -90,21 +90,31 @@ VALUE_OPTIONS: frozenset[str] = frozenset(
 
 def add_options(parser: pytest.Parser) -> None:
     group = parser.getgroup("optbench", "optimization-modeling benchmark")
-    group.addoption("--model", default=None, help="model alias: oracle, replay:FILE, or an alias from the models file")
+    group.addoption(
+        "--model", default=None, help="model alias: oracle, replay:FILE, or an alias from the models file"
+    )
     group.addoption("--suite", default="mmopt", help="suite to run (default: mmopt)")
     group.addoption("--setting", default=None, help="prompt setting (default: the suite's official one)")
     group.addoption("--dataset", default=None, help="dataset root (default: the suite's shipped fixtures)")
     group.addoption("--samples", type=int, default=1, help="samples per case (default 1, at temperature 0)")
-    group.addoption("--schedule", choices=SCHEDULES, default="single", help="sampling schedule; 'paper' = 5 runs")
+    group.addoption(
+        "--schedule", choices=SCHEDULES, default="single", help="sampling schedule; 'paper' = 5 runs"
+    )
     group.addoption("--temperature", type=float, default=0.4, help="temperature of samples after the first")
-    group.addoption("--exec-timeout", type=float, default=1800.0, help="seconds generated code may run (1800)")
+    group.addoption(
+        "--exec-timeout", type=float, default=1800.0, help="seconds generated code may run (1800)"
+    )
     group.addoption("--exec-memory-mb", type=int, default=8192, help="memory cap of generated code in MiB")
     group.addoption("--max-tokens", type=int, default=16384, help="output-token limit per model call")
     group.addoption("--report-dir", default=None, help="run folder (default: reports/<model>-<timestamp>)")
     group.addoption("--gate", default=None, help="release gate deciding the exit status, e.g. pass@1>=0.45")
     group.addoption("--resume", action="store_true", help="continue a run, skipping cases already scored")
-    group.addoption("--objective-only", action="store_true", help="score the objective alone, not the decisions")
-    group.addoption("--models-file", default=None, help="TOML models file (default $OPTBENCH_MODELS_FILE, models.toml)")
+    group.addoption(
+        "--objective-only", action="store_true", help="score the objective alone, not the decisions"
+    )
+    group.addoption(
+        "--models-file", default=None, help="TOML models file (default $OPTBENCH_MODELS_FILE, models.toml)"
+    )
     group.addoption("--cache-dir", default=".bench-cache/responses", help="response cache directory")
     group.addoption("--offline", action="store_true", help="a response-cache miss is an error")
     group.addoption("--sandbox", choices=("auto", "bwrap", "subprocess"), default="auto", help="sandbox kind")

@@ -30,7 +30,15 @@ from benchmark.options import VALUE_OPTIONS, RunOptions, add_options
 from benchmark.records import append_record, finished_cases, latest_by_case, read_records
 from benchmark.reporting.render import to_markdown, to_text
 from benchmark.reporting.summary import build_summary
-from benchmark.run import RunPaths, choose_run_dir, git_revision, now_iso, package_versions, read_manifest, write_manifest
+from benchmark.run import (
+    RunPaths,
+    choose_run_dir,
+    git_revision,
+    now_iso,
+    package_versions,
+    read_manifest,
+    write_manifest,
+)
 from benchmark.sandbox import Limits, Sandbox, SandboxKind, create_sandbox
 from benchmark.schedules import sample_specs
 from benchmark.suites.base import CaseContext, Suite, get_suite
@@ -70,7 +78,12 @@ def _is_worker(config: pytest.Config) -> bool:
 def _hidden_paths(state: BenchState) -> tuple[Path, ...]:
     """What generated code must not see: the checkout (fixtures, reports), the dataset, the response
     cache and the home directory (credentials). Nested paths are covered by their parents."""
-    candidates = [state.rootdir, *state.suite.hidden_paths(state.dataset), state.options.cache_dir, Path.home()]
+    candidates = [
+        state.rootdir,
+        *state.suite.hidden_paths(state.dataset),
+        state.options.cache_dir,
+        Path.home(),
+    ]
     resolved = sorted({p.resolve() for p in candidates}, key=lambda p: len(p.parts))
     kept: list[Path] = []
     for path in resolved:
@@ -97,7 +110,11 @@ def _join_option_values(config: pytest.Config) -> None:
             continue
         joined.append(arg)
         index += 1
-    if config.inipath is None and len(joined) != len(args) and (Path(__file__).parents[1] / "pytest.ini").exists():
+    if (
+        config.inipath is None
+        and len(joined) != len(args)
+        and (Path(__file__).parents[1] / "pytest.ini").exists()
+    ):
         raise pytest.UsageError(
             "pytest read the value of an optbench option as a test path and so missed pytest.ini; "
             "write path options with '=', e.g. --dataset=PATH --report-dir=DIR"
@@ -123,7 +140,9 @@ def pytest_configure(config: pytest.Config) -> None:
                 raise
             instances, dataset_problem = [], str(exc)  # harness tests need no dataset
         if options.setting is not None and options.setting not in suite.settings:
-            raise ValueError(f"suite {suite.name} has no setting {options.setting!r}; choose from {suite.settings}")
+            raise ValueError(
+                f"suite {suite.name} has no setting {options.setting!r}; choose from {suite.settings}"
+            )
         if options.gate:
             parse_gate(options.gate)
         sample_specs(options.schedule, options.samples, options.temperature)
@@ -139,7 +158,9 @@ def pytest_configure(config: pytest.Config) -> None:
             state.run = RunPaths(Path(config.workerinput[_WORKER_RUN_DIR]))  # type: ignore[attr-defined]
         else:
             _check_model_alias(options)
-            run_dir = choose_run_dir(rootdir / "reports", options.model, suite.name, options.report_dir, options.resume)
+            run_dir = choose_run_dir(
+                rootdir / "reports", options.model, suite.name, options.report_dir, options.resume
+            )
             state.run = RunPaths(run_dir.resolve())
             state.run.root.mkdir(parents=True, exist_ok=True)
             if config.option.xmlpath is None:
@@ -153,7 +174,12 @@ def _check_model_alias(options: RunOptions) -> None:
     """Resolve the alias once up front so a typo fails before any case runs, with the known list."""
     assert options.model is not None
     try:
-        resolve_adapter(options.model, models_file=options.models_file, cache_dir=options.cache_dir, offline=options.offline)
+        resolve_adapter(
+            options.model,
+            models_file=options.models_file,
+            cache_dir=options.cache_dir,
+            offline=options.offline,
+        )
     except (ValueError, OSError) as exc:
         raise pytest.UsageError(f"--model={options.model}: {exc}") from None
 
@@ -196,7 +222,11 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         return
     state = metafunc.config.stash[STATE]
     params = [
-        pytest.param(case, id=case.test_id, marks=[pytest.mark.benchmark, *(getattr(pytest.mark, m) for m in case.markers)])
+        pytest.param(
+            case,
+            id=case.test_id,
+            marks=[pytest.mark.benchmark, *(getattr(pytest.mark, m) for m in case.markers)],
+        )
         for case in _cases(state)
     ]
     metafunc.parametrize(CASE_FIXTURE, params)
@@ -227,7 +257,9 @@ def bench_runtime(pytestconfig: pytest.Config) -> Runtime:
     state = pytestconfig.stash[STATE]
     options = state.options
     assert options.model is not None and state.run is not None
-    adapter = resolve_adapter(options.model, models_file=options.models_file, cache_dir=options.cache_dir, offline=options.offline)
+    adapter = resolve_adapter(
+        options.model, models_file=options.models_file, cache_dir=options.cache_dir, offline=options.offline
+    )
     prefer = None if options.sandbox == "auto" else SandboxKind(options.sandbox)
     return Runtime(
         adapter=adapter,
@@ -326,7 +358,14 @@ def bench_verdict(request: pytest.FixtureRequest, bench_case: Case, bench_runtim
             outcome, category, detail = problem
             record.update({"outcome": outcome, "passed": False, "category": category, "detail": detail})
         append_record(state.run.results, record)
-    for key in ("family", "subcategory", "difficulty", "category", "returned_objective", "expected_objective"):
+    for key in (
+        "family",
+        "subcategory",
+        "difficulty",
+        "category",
+        "returned_objective",
+        "expected_objective",
+    ):
         if record.get(key) is not None:
             node.user_properties.append((key, record[key]))
     node.user_properties.append(("outcome", record["outcome"]))
@@ -355,16 +394,22 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     _write_manifest(session.config, state, finished=None)
 
 
-def _write_manifest(config: pytest.Config, state: BenchState, finished: str | None, exitstatus: int | None = None) -> None:
+def _write_manifest(
+    config: pytest.Config, state: BenchState, finished: str | None, exitstatus: int | None = None
+) -> None:
     assert state.run is not None and state.options.model is not None
     options = state.options
     previous = read_manifest(state.run)
-    adapter = resolve_adapter(options.model, models_file=options.models_file, cache_dir=options.cache_dir, offline=options.offline)
+    adapter = resolve_adapter(
+        options.model, models_file=options.models_file, cache_dir=options.cache_dir, offline=options.offline
+    )
     prefer = None if options.sandbox == "auto" else SandboxKind(options.sandbox)
     sandbox = create_sandbox(_hidden_paths(state), prefer=prefer)
     sessions = list(previous.get("sessions", []))
     if finished is None:
-        sessions.append({"started": state.started, "args": list(config.invocation_params.args), "resume": options.resume})
+        sessions.append(
+            {"started": state.started, "args": list(config.invocation_params.args), "resume": options.resume}
+        )
     else:
         sessions[-1].update({"finished": finished, "exitstatus": exitstatus})
     write_manifest(
@@ -409,7 +454,9 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         "model": options.model,
         "suite": state.suite.name,
         "setting": options.setting or state.suite.default_setting,
-        "schedule": options.schedule if options.schedule == "paper" else f"single ({options.samples} samples)",
+        "schedule": options.schedule
+        if options.schedule == "paper"
+        else f"single ({options.samples} samples)",
         "dataset": str(state.dataset),
         "sandbox": read_manifest(state.run).get("sandbox", {}).get("kind"),
     }
@@ -419,7 +466,9 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         result = evaluate_gate(parse_gate(options.gate), metrics)
         state.gate_lines = result.lines
         summary["run"]["gate"] = {"passed": result.passed, "lines": list(result.lines)}
-        state.run.summary_json.write_text(json.dumps(summary, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+        state.run.summary_json.write_text(
+            json.dumps(summary, indent=2, sort_keys=True) + "\n", encoding="utf-8"
+        )
         state.run.summary_md.write_text(to_markdown(summary), encoding="utf-8")
         if exitstatus in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED):
             session.exitstatus = pytest.ExitCode.OK if result.passed else pytest.ExitCode.TESTS_FAILED

@@ -59,4 +59,8 @@ def latest_by_case(records: Iterable[Mapping[str, Any]]) -> dict[str, dict[str, 
 
 def finished_cases(path: Path) -> dict[str, dict[str, Any]]:
     """Cases whose newest record is a model verdict (passed or failed): ``--resume`` skips these."""
-    return {key: r for key, r in latest_by_case(read_records(path)).items() if r.get("outcome") in FINISHED_OUTCOMES}
+    return {
+        key: r
+        for key, r in latest_by_case(read_records(path)).items()
+        if r.get("outcome") in FINISHED_OUTCOMES
+    }

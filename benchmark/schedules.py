@@ -26,9 +26,9 @@ class SampleSpec:
 
 def sample_specs(schedule: str, samples: int, temperature: float) -> tuple[SampleSpec, ...]:
     if schedule == "paper":
-        return (SampleSpec(0, 0.0),) + tuple(SampleSpec(i, PAPER_STOCHASTIC_TEMPERATURE) for i in range(1, 5))
+        return (SampleSpec(0, 0.0), *tuple(SampleSpec(i, PAPER_STOCHASTIC_TEMPERATURE) for i in range(1, 5)))
     if schedule != "single":
         raise ValueError(f"unknown sampling schedule {schedule!r}; choose one of {', '.join(SCHEDULES)}")
     if samples < 1:
         raise ValueError(f"--samples must be at least 1, got {samples}")
-    return (SampleSpec(0, 0.0),) + tuple(SampleSpec(i, temperature) for i in range(1, samples))
+    return (SampleSpec(0, 0.0), *tuple(SampleSpec(i, temperature) for i in range(1, samples)))

@@ -33,7 +33,10 @@ def direct_solve_seconds(selection: str | None) -> list[float]:
         with tempfile.TemporaryDirectory() as cwd:
             start = time.perf_counter()
             subprocess.run(
-                [sys.executable, str(ref.location / "ground_truth/solver_ref.py")], cwd=cwd, check=True, capture_output=True
+                [sys.executable, str(ref.location / "ground_truth/solver_ref.py")],
+                cwd=cwd,
+                check=True,
+                capture_output=True,
             )
             times.append(time.perf_counter() - start)
     return times
@@ -55,7 +58,9 @@ def oracle_run_seconds(workers: int, selection: str | None) -> tuple[float, int]
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("-k", dest="selection", default=None, help="substring of the case key to select")
     args = parser.parse_args()

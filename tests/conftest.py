@@ -49,7 +49,7 @@ def run_bench(
 
 
 @pytest.fixture
-def bench(tmp_path: Path):  # noqa: ANN201
+def bench(tmp_path: Path):
     """Run the benchmark into a fresh run folder under tmp_path."""
     counter = iter(range(1000))
 

@@ -9,7 +9,10 @@ from benchmark.gate import GateError, evaluate_gate, parse_gate
 
 def test_parses_fractions_percentages_and_lists() -> None:
     conditions = parse_gate("pass@1>=0.45, valid_code_rate>90%")
-    assert [(c.metric, c.op, c.threshold) for c in conditions] == [("pass@1", ">=", 0.45), ("valid_code_rate", ">", 0.9)]
+    assert [(c.metric, c.op, c.threshold) for c in conditions] == [
+        ("pass@1", ">=", 0.45),
+        ("valid_code_rate", ">", 0.9),
+    ]
 
 
 @pytest.mark.parametrize("bad", ["pass@1", "pass@1 >= high", ">=0.4", "pass@1=>0.4"])

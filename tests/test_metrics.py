@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from math import comb
 
 import pytest
@@ -37,7 +38,7 @@ def test_matches_the_binomial_formula(nc: tuple[int, int], k: int) -> None:
 def test_monotone_in_k(nc: tuple[int, int]) -> None:
     n, c = nc
     values = [pass_at_k(n, c, k) for k in range(1, n + 1)]
-    assert all(a is not None and b is not None and a <= b + 1e-12 for a, b in zip(values, values[1:], strict=False))
+    assert all(a is not None and b is not None and a <= b + 1e-12 for a, b in itertools.pairwise(values))
 
 
 @given(n_c(), st.integers(1, 60))

@@ -85,7 +85,7 @@ def _damage_no_objective(directory: Path) -> str:
     "damage",
     [_damage_missing_file, _damage_bad_json, _damage_checksum, _damage_missing_visual, _damage_no_objective],
 )
-def test_damage_is_reported_with_the_file(tmp_path: Path, damage) -> None:  # noqa: ANN001
+def test_damage_is_reported_with_the_file(tmp_path: Path, damage) -> None:
     root = _copy_packages(tmp_path, 1)
     ref = discover(root)[0]
     message = damage(ref.location)
@@ -103,11 +103,13 @@ def test_missing_root_is_an_error(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-def test_damaged_packages_are_errors_and_the_rest_still_run(bench, tmp_path: Path) -> None:  # noqa: ANN001
+def test_damaged_packages_are_errors_and_the_rest_still_run(bench, tmp_path: Path) -> None:
     root = _copy_packages(tmp_path, 3)
     refs = discover(root)
     _damage_checksum(refs[1].location)
-    solver = refs[2].location / "ground_truth/solver_ref.py"  # an official-style reference reading its package
+    solver = (
+        refs[2].location / "ground_truth/solver_ref.py"
+    )  # an official-style reference reading its package
     solver.write_text("import json\n\ndef solve():\n    return json.load(open('instance_data.json'))\n")
     meta_path = refs[2].location / "meta.json"
     meta = json.loads(meta_path.read_text())

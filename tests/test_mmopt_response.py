@@ -25,7 +25,9 @@ def test_heading_variants(heading: str) -> None:
 
 
 def test_fenced_code_is_unwrapped_and_noted() -> None:
-    parsed = parse_stage1(f"ASSUMPTIONS\nx\nMATHEMATICAL_MODEL\ny\nPYTHON_CODE\n```python\n{CODE}```\nThat is all.")
+    parsed = parse_stage1(
+        f"ASSUMPTIONS\nx\nMATHEMATICAL_MODEL\ny\nPYTHON_CODE\n```python\n{CODE}```\nThat is all."
+    )
     assert parsed.code == CODE
     assert "code was wrapped in a markdown fence" in parsed.notes
 

@@ -22,12 +22,19 @@ REF = {"status": "optimal", "objective_value": 17.0}
 
 
 def ran(value: dict[str, Any] | None, outcome: Outcome = Outcome.OK, error: str = "") -> ExecutionResult:
-    return ExecutionResult(outcome=outcome, value=value, stdout="", error=error, wall_s=0.1, sandbox=SandboxKind.BWRAP)
+    return ExecutionResult(
+        outcome=outcome, value=value, stdout="", error=error, wall_s=0.1, sandbox=SandboxKind.BWRAP
+    )
 
 
-def score(value: dict[str, Any], subcategory: str = "an_unvalidated_subcategory", **kwargs: Any):  # noqa: ANN201
+def score(value: dict[str, Any], subcategory: str = "an_unvalidated_subcategory", **kwargs: Any):
     return score_execution(
-        ran(value), subcategory=subcategory, instance={}, solution_ref=kwargs.pop("ref", REF), objective_only=False, **kwargs
+        ran(value),
+        subcategory=subcategory,
+        instance={},
+        solution_ref=kwargs.pop("ref", REF),
+        objective_only=False,
+        **kwargs,
     )
 
 
@@ -62,7 +69,9 @@ def test_within_tolerance_passes(subcategory: str, expected: float, fraction: fl
     factor=st.floats(2.0, 1e6),
     sign=st.sampled_from([-1.0, 1.0]),
 )
-def test_outside_tolerance_is_wrong_objective(subcategory: str, expected: float, factor: float, sign: float) -> None:
+def test_outside_tolerance_is_wrong_objective(
+    subcategory: str, expected: float, factor: float, sign: float
+) -> None:
     returned = expected + sign * factor * tolerance_for(subcategory)
     verdict = score_execution(
         ran({"objective_value": returned}),
@@ -81,7 +90,10 @@ def test_every_documented_objective_alias_is_read(key: str) -> None:
 
 
 def test_nested_solution_is_lifted_and_top_level_wins() -> None:
-    assert normalize_result({"solution": {"objective": 3, "flows": {}}, "objective": 4}) == {"objective": 4, "flows": {}}
+    assert normalize_result({"solution": {"objective": 3, "flows": {}}, "objective": 4}) == {
+        "objective": 4,
+        "flows": {},
+    }
     assert score({"status": "optimal", "solution": {"total_cost": 17}}).passed
 
 
@@ -103,9 +115,15 @@ def test_malformed_results(value: dict[str, Any], category: str, fragment: str) 
 
 def test_execution_failures_keep_their_category_and_are_not_valid_code() -> None:
     verdict = score_execution(
-        ran(None, Outcome.TIMEOUT, "timed out after 2 s"), subcategory="x", instance={}, solution_ref=REF, objective_only=False
+        ran(None, Outcome.TIMEOUT, "timed out after 2 s"),
+        subcategory="x",
+        instance={},
+        solution_ref=REF,
+        objective_only=False,
     )
-    assert verdict.category == "timeout" and not verdict.valid_code and verdict.detail == "timed out after 2 s"
+    assert (
+        verdict.category == "timeout" and not verdict.valid_code and verdict.detail == "timed out after 2 s"
+    )
 
 
 def test_infeasible_reference_requires_an_infeasible_status() -> None:

@@ -23,7 +23,9 @@ def _pct(value: Any) -> str:
 
 
 def _pass_columns(block: Mapping[str, Any]) -> list[str]:
-    return sorted((key for key in block if key.startswith("pass@") and "_" not in key), key=lambda k: int(k[5:]))
+    return sorted(
+        (key for key in block if key.startswith("pass@") and "_" not in key), key=lambda k: int(k[5:])
+    )
 
 
 def _metric_row(name: str, block: Mapping[str, Any], columns: Sequence[str]) -> tuple[str, ...]:
@@ -45,10 +47,14 @@ def summary_tables(summary: Mapping[str, Any]) -> list[Table]:
     if over_runs:
         vcr = metrics["valid_code_rate_over_runs"]
         rows = [
-            ("pass@1", f"{100 * over_runs['mean']:.1f}% ± {100 * over_runs['std']:.1f}"),
-            ("valid code rate", f"{100 * vcr['mean']:.1f}% ± {100 * vcr['std']:.1f}"),
+            ("pass@1", f"{100 * over_runs['mean']:.1f}% ± {100 * over_runs['std']:.1f}%"),
+            ("valid code rate", f"{100 * vcr['mean']:.1f}% ± {100 * vcr['std']:.1f}%"),
         ]
-        rows += [(key, _pct(value)) for key, value in metrics.items() if key.endswith("_stochastic_runs")]
+        rows += [
+            (key.replace("_stochastic_runs", " (stochastic runs)"), _pct(value))
+            for key, value in metrics.items()
+            if key.endswith("_stochastic_runs")
+        ]
         tables.append(Table(f"Over {metrics['runs']} runs (mean ± std)", ("metric", "value"), tuple(rows)))
     for grouping in ("family", "subcategory", "difficulty"):
         groups = summary.get(f"by_{grouping}")
@@ -64,7 +70,9 @@ def summary_tables(summary: Mapping[str, Any]) -> list[Table]:
     infra = summary.get("infrastructure") or {}
     if infra or counts["skipped"]:
         rows = tuple((name, str(n)) for name, n in infra.items())
-        rows += tuple((f"skipped: {reason}", str(n)) for reason, n in (summary.get("skipped_reasons") or {}).items())
+        rows += tuple(
+            (f"skipped: {reason}", str(n)) for reason, n in (summary.get("skipped_reasons") or {}).items()
+        )
         tables.append(Table("Not scored (infrastructure errors and skips)", ("reason", "cases"), rows))
     return tables
 
@@ -98,8 +106,18 @@ def to_text(summary: Mapping[str, Any]) -> list[str]:
     for table in summary_tables(summary):
         widths = [max(len(h), *(len(r[i]) for r in table.rows)) for i, h in enumerate(table.headers)]
         out.append(table.title)
-        out.append("  ".join(h.ljust(w) if i == 0 else h.rjust(w) for i, (h, w) in enumerate(zip(table.headers, widths, strict=True))))
+        out.append(
+            "  ".join(
+                h.ljust(w) if i == 0 else h.rjust(w)
+                for i, (h, w) in enumerate(zip(table.headers, widths, strict=True))
+            )
+        )
         for row in table.rows:
-            out.append("  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths, strict=True))))
+            out.append(
+                "  ".join(
+                    c.ljust(w) if i == 0 else c.rjust(w)
+                    for i, (c, w) in enumerate(zip(row, widths, strict=True))
+                )
+            )
         out.append("")
     return out

@@ -61,7 +61,9 @@ def metric_block(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     return block
 
 
-def build_summary(records: Iterable[Mapping[str, Any]], run: Mapping[str, Any] | None = None) -> dict[str, Any]:
+def build_summary(
+    records: Iterable[Mapping[str, Any]], run: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
     latest = list(records)
     scored = [r for r in latest if r.get("outcome") in ("passed", "failed")]
     errors = [r for r in latest if r.get("outcome") == "error"]

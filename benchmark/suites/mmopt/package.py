@@ -120,7 +120,9 @@ def _visuals(directory: Path) -> tuple[Path, ...]:
     visual_dir = directory / "visuals"
     found = [] if not visual_dir.is_dir() else [p for p in visual_dir.iterdir() if _VISUAL_NAME.match(p.name)]
     if not found:
-        raise DatasetError(visual_dir / "visual_0.png", "no visual in the package (expected visuals/visual_0.png)")
+        raise DatasetError(
+            visual_dir / "visual_0.png", "no visual in the package (expected visuals/visual_0.png)"
+        )
     ordered = sorted(found, key=lambda p: int(_VISUAL_NAME.match(p.name).group(1)))  # type: ignore[union-attr]
     indices = [int(_VISUAL_NAME.match(p.name).group(1)) for p in ordered]  # type: ignore[union-attr]
     if indices != list(range(len(indices))):
@@ -141,7 +143,9 @@ def _verify_checksums(directory: Path, meta: dict[str, Any]) -> None:
             raise DatasetError(path, "file listed in meta.json checksums is missing")
         actual = hashlib.sha256(path.read_bytes()).hexdigest()
         if actual != expected:
-            raise DatasetError(path, f"checksum mismatch (meta.json says {expected[:12]}…, file is {actual[:12]}…)")
+            raise DatasetError(
+                path, f"checksum mismatch (meta.json says {expected[:12]}…, file is {actual[:12]}…)"
+            )
 
 
 def load_package(ref: InstanceRef) -> Package:

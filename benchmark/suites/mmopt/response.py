@@ -32,7 +32,9 @@ _HEADING_ALIASES: dict[str, str] = {
     "CODE": "PYTHON_CODE",
     "SOLVER_CODE": "PYTHON_CODE",
 }
-_DECORATION = re.compile(r"^[\s#*_>`]*(?:\d+[.)]\s*)?(?P<name>[A-Za-z][A-Za-z _-]*?)[\s*_`]*(?::(?P<rest>.*))?$")
+_DECORATION = re.compile(
+    r"^[\s#*_>`]*(?:\d+[.)]\s*)?(?P<name>[A-Za-z][A-Za-z _-]*?)[\s*_`]*(?::(?P<rest>.*))?$"
+)
 _FENCE = re.compile(r"^\s*(`{3,}|~{3,})\s*([\w+-]*)\s*$")
 
 

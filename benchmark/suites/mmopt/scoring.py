@@ -100,7 +100,11 @@ def read_objective(result: Mapping[str, Any]) -> tuple[str | None, float | None,
             if not math.isfinite(number):
                 return key, None, f"{key}={raw!r} is not finite"
             return key, number, None
-    return None, None, "no objective in the returned dict (looked for " + ", ".join(OBJECTIVE_KEYS[:7]) + " …)"
+    return (
+        None,
+        None,
+        "no objective in the returned dict (looked for " + ", ".join(OBJECTIVE_KEYS[:7]) + " …)",
+    )
 
 
 def score_execution(
@@ -123,10 +127,14 @@ def score_execution(
         # feasibility-type instances: the only right answer is to say so
         if status == "infeasible":
             return Verdict(passed=True, **common)
-        return Verdict.fail("wrong_objective", f"the instance is infeasible; solve() reported {status!r}", **common)
+        return Verdict.fail(
+            "wrong_objective", f"the instance is infeasible; solve() reported {status!r}", **common
+        )
     if status in _FAILED_STATUSES and str(solution_ref.get("status", "")).lower() == "optimal":
         return Verdict.fail(
-            "wrong_objective", f"solve() reported status {status!r}, but the instance has an optimum", **common
+            "wrong_objective",
+            f"solve() reported status {status!r}, but the instance has an optimum",
+            **common,
         )
     key, returned, problem = read_objective(result)
     if problem is not None:
@@ -167,10 +175,13 @@ def score_execution(
     if abs(returned - expected) > tolerance:
         return Verdict.fail(
             "wrong_objective",
-            f"objective {returned:g} differs from the verified optimum {expected:g} (tolerance {tolerance:g})",
+            f"objective {returned:g} differs from the verified optimum {expected:g} "
+            f"(tolerance {tolerance:g})",
             returned_objective=returned,
             recomputed_objective=recomputed,
             extra=extra,
             **common,
         )
-    return Verdict(passed=True, returned_objective=returned, recomputed_objective=recomputed, extra=extra, **common)
+    return Verdict(
+        passed=True, returned_objective=returned, recomputed_objective=recomputed, extra=extra, **common
+    )

@@ -27,7 +27,9 @@ def _oracle_answer(package: packages.Package) -> str:
     try:
         tree = ast.parse(package.solver_ref)
     except SyntaxError as exc:
-        raise OracleUnavailable(f"{where}: reference solver does not parse ({exc.msg}, line {exc.lineno})") from None
+        raise OracleUnavailable(
+            f"{where}: reference solver does not parse ({exc.msg}, line {exc.lineno})"
+        ) from None
     solve = next(
         (n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "solve"),
         None,
