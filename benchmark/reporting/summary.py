@@ -15,6 +15,8 @@ from benchmark.metrics import k_values, mean_pass_at_k, mean_std, rate
 from benchmark.verdict import FAILURE_CATEGORIES
 
 GROUPINGS: tuple[str, ...] = ("family", "subcategory", "difficulty")
+#: Difficulty levels are listed easy → hard rather than alphabetically.
+_DIFFICULTY_ORDER = {"easy": 0, "medium": 1, "hard": 2}
 
 
 def _instance_key(record: Mapping[str, Any]) -> str:
@@ -92,7 +94,8 @@ def build_summary(
             if value is not None:
                 groups[str(value)].append(record)
         if groups:
-            summary[f"by_{grouping}"] = {name: metric_block(groups[name]) for name in sorted(groups)}
+            order = sorted(groups, key=lambda name: (_DIFFICULTY_ORDER.get(name, len(_DIFFICULTY_ORDER)), name))
+            summary[f"by_{grouping}"] = {name: metric_block(groups[name]) for name in order}
     return summary
 
 
