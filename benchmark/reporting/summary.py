@@ -94,7 +94,7 @@ def build_summary(
             if value is not None:
                 groups[str(value)].append(record)
         if groups:
-            order = sorted(groups, key=lambda name: (_DIFFICULTY_ORDER.get(name, len(_DIFFICULTY_ORDER)), name))
+            order = sorted(groups, key=lambda name: (_DIFFICULTY_ORDER.get(name, 3), name))
             summary[f"by_{grouping}"] = {name: metric_block(groups[name]) for name in order}
     return summary
 

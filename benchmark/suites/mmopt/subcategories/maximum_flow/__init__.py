@@ -6,8 +6,18 @@ the flow value, the arc flows keyed ``"u_v"`` and a minimum cut (``min_cut_S``/`
 
 from __future__ import annotations
 
-from benchmark.suites.mmopt.subcategories.maximum_flow.subcategory import MaximumFlow
+from benchmark.suites.mmopt.generation.modular import ModularSubcategory
+from benchmark.suites.mmopt.subcategories.maximum_flow import generator, renderer, templates, validator
 
-SUBCATEGORY = MaximumFlow()
+SUBCATEGORY = ModularSubcategory(
+    family="network_optimization",
+    name="maximum_flow",
+    id_prefix="mf",
+    version="maximum_flow/1.0.0",
+    generator=generator,
+    templates=templates,
+    renderer=renderer,
+    validator=validator,
+)
 
-__all__ = ["SUBCATEGORY", "MaximumFlow"]
+__all__ = ["SUBCATEGORY"]

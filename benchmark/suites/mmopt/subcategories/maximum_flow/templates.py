@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from benchmark.suites.mmopt.generation.network import arc_kind
 from benchmark.suites.mmopt.generation.protocol import DerivedArtifacts, VerifiedRecord
+from benchmark.suites.mmopt.subcategories.maximum_flow.generator import trivial_cuts
 
 TASK_INPUT = """\
 Maximum flow (network optimization)
@@ -174,8 +175,9 @@ def solver_ref(record: VerifiedRecord) -> str:
     )
 
 
-def derive(record: VerifiedRecord, at_source: bool, at_sink: bool) -> DerivedArtifacts:
+def derive(record: VerifiedRecord) -> DerivedArtifacts:
     instance = record.instance
+    at_source, at_sink = trivial_cuts(instance, record.reference)
     kinds = {arc_kind(instance["layers"], a["from"], a["to"]) for a in instance["arcs"]}
     tags = ["layered_backbone", f"layers_{len(instance['layers'])}"]
     tags += [f"{kind}_arcs" for kind in ("intra", "bypass") if kind in kinds]

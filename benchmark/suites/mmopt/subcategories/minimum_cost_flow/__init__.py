@@ -6,8 +6,18 @@ model returns the minimum total cost and the arc flows keyed ``"u_v"``.
 
 from __future__ import annotations
 
-from benchmark.suites.mmopt.subcategories.minimum_cost_flow.subcategory import MinimumCostFlow
+from benchmark.suites.mmopt.generation.modular import ModularSubcategory
+from benchmark.suites.mmopt.subcategories.minimum_cost_flow import generator, renderer, templates, validator
 
-SUBCATEGORY = MinimumCostFlow()
+SUBCATEGORY = ModularSubcategory(
+    family="network_optimization",
+    name="minimum_cost_flow",
+    id_prefix="mcf",
+    version="minimum_cost_flow/1.0.0",
+    generator=generator,
+    templates=templates,
+    renderer=renderer,
+    validator=validator,
+)
 
-__all__ = ["SUBCATEGORY", "MinimumCostFlow"]
+__all__ = ["SUBCATEGORY"]
