@@ -43,15 +43,16 @@ def _check_regeneration(args: argparse.Namespace) -> int:
 
 def _summarize(args: argparse.Namespace) -> int:
     from benchmark.plugin import summarize_run
+    from benchmark.suites.base import get_suite
 
     paths = RunPaths(Path(args.run_dir))
     if not paths.results.exists():
         print(f"{paths.results}: no results file; is {args.run_dir} a run folder?", file=sys.stderr)
         return 2
     manifest = read_manifest(paths)
-    summary = summarize_run(
-        paths, {"model": manifest.get("model", {}).get("alias"), "suite": manifest.get("suite")}
-    )
+    suite = get_suite(str(manifest.get("suite", "mmopt")))
+    run_info = {"model": manifest.get("model", {}).get("alias"), "suite": suite.name}
+    summary = summarize_run(paths, run_info, suite)
     print(json.dumps(summary["metrics"], indent=2))
     return 0
 

@@ -41,7 +41,7 @@ from benchmark.run import (
 )
 from benchmark.sandbox import Limits, Sandbox, SandboxKind, create_sandbox
 from benchmark.schedules import sample_specs
-from benchmark.suites.base import CaseContext, Suite, get_suite
+from benchmark.suites.base import CaseContext, Suite, get_suite, suite_names
 from benchmark.verdict import DatasetError, InfrastructureError, Verdict
 
 CASE_FIXTURE = "bench_case"
@@ -69,6 +69,8 @@ STATE = pytest.StashKey[BenchState]()
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     add_options(parser)
+    for name in suite_names():
+        get_suite(name).add_options(parser.getgroup(f"optbench {name}", f"optbench suite {name}"))
 
 
 def _is_worker(config: pytest.Config) -> bool:
@@ -148,6 +150,7 @@ def pytest_configure(config: pytest.Config) -> None:
         sample_specs(options.schedule, options.samples, options.temperature)
     except (ValueError, DatasetError, GateError) as exc:
         raise pytest.UsageError(str(exc)) from None
+    suite.configure(config)
     state = BenchState(options=options, suite=suite, dataset=dataset, instances=instances, rootdir=rootdir)
     state.dataset_problem = dataset_problem
     for instance in instances:
@@ -435,10 +438,10 @@ def _write_manifest(
     )
 
 
-def summarize_run(paths: RunPaths, run_info: dict[str, Any]) -> dict[str, Any]:
+def summarize_run(paths: RunPaths, run_info: dict[str, Any], suite: Suite) -> dict[str, Any]:
     """Build and write ``summary.json`` and ``summary.md`` from the run's records."""
     records = list(latest_by_case(read_records(paths.results)).values())
-    summary = build_summary(records, run_info)
+    summary = build_summary(records, run_info, suite.report_tables(records))
     paths.summary_json.write_text(json.dumps(summary, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     paths.summary_md.write_text(to_markdown(summary), encoding="utf-8")
     return summary
@@ -460,7 +463,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         "dataset": str(state.dataset),
         "sandbox": read_manifest(state.run).get("sandbox", {}).get("kind"),
     }
-    summary = summarize_run(state.run, run_info)
+    summary = summarize_run(state.run, run_info, state.suite)
     if options.gate:
         metrics = {k: v for k, v in summary["metrics"].items() if isinstance(v, int | float) or v is None}
         result = evaluate_gate(parse_gate(options.gate), metrics)

@@ -74,6 +74,10 @@ def summary_tables(summary: Mapping[str, Any]) -> list[Table]:
             (f"skipped: {reason}", str(n)) for reason, n in (summary.get("skipped_reasons") or {}).items()
         )
         tables.append(Table("Not scored (infrastructure errors and skips)", ("reason", "cases"), rows))
+    for table in summary.get("suite_tables") or ():
+        tables.append(
+            Table(table["title"], tuple(table["headers"]), tuple(tuple(row) for row in table["rows"]))
+        )
     return tables
 
 

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import asdict
 from typing import Any
 
 from benchmark.metrics import k_values, mean_pass_at_k, mean_std, rate
+from benchmark.reporting.render import Table
 from benchmark.verdict import FAILURE_CATEGORIES
 
 GROUPINGS: tuple[str, ...] = ("family", "subcategory", "difficulty")
@@ -64,7 +66,9 @@ def metric_block(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
 
 
 def build_summary(
-    records: Iterable[Mapping[str, Any]], run: Mapping[str, Any] | None = None
+    records: Iterable[Mapping[str, Any]],
+    run: Mapping[str, Any] | None = None,
+    suite_tables: Sequence[Table] = (),
 ) -> dict[str, Any]:
     latest = list(records)
     scored = [r for r in latest if r.get("outcome") in ("passed", "failed")]
@@ -86,6 +90,7 @@ def build_summary(
         "infrastructure": dict(sorted(Counter(str(r.get("category")) for r in errors).items())),
         "skipped_reasons": dict(sorted(Counter(str(r.get("detail")) for r in skipped).items())),
         "accounting": _accounting(latest),
+        "suite_tables": [asdict(table) for table in suite_tables],
     }
     for grouping in GROUPINGS:
         groups: dict[str, list[Mapping[str, Any]]] = defaultdict(list)

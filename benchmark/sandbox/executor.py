@@ -296,9 +296,12 @@ class Sandbox:
         for path in self._hidden:
             under_cover = any(_is_within(path, c) and path != c for c in covered)
             under_exposed = any(_is_within(path, e) for e in self._exposed)
-            if _is_within(path, tmp) and not under_exposed:
+            # A folder holding an exposed path (a checkout under /tmp with its .venv) is still
+            # mounted read-only, or bwrap would create it writable in the covering tmpfs.
+            holds_exposed = any(_is_within(e, path) and e != path for e in self._exposed)
+            if _is_within(path, tmp) and not under_exposed and not holds_exposed:
                 continue  # the sandbox's empty /tmp already hides it
-            if under_cover and not under_exposed:
+            if under_cover and not under_exposed and not holds_exposed:
                 continue
             ops.append((len(path.parts), 0, path))
         for path in self._exposed:

@@ -10,14 +10,17 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
+
+import pytest
 
 from adapters.base import Completion, CompletionRequest, Decoding, ModelAdapter
 from benchmark.cases import Case, InstanceRef
 from benchmark.messages import Message
+from benchmark.reporting.render import Table
 from benchmark.sandbox import Limits, Sandbox
 from benchmark.verdict import Verdict
 
@@ -81,6 +84,19 @@ class Suite(Protocol):
     name: str
     settings: tuple[str, ...]
     default_setting: str
+
+    def add_options(self, group: pytest.OptionGroup) -> None:
+        """Register the suite's own command-line options (every suite's, at startup)."""
+        ...
+
+    def configure(self, config: pytest.Config) -> None:
+        """Read the suite's options once per process (xdist workers included) before cases run."""
+        ...
+
+    def report_tables(self, records: Sequence[Mapping[str, Any]]) -> list[Table]:
+        """Suite-specific report tables built from the run's records (``[]`` when none); they go
+        into ``summary.json``, ``summary.md`` and the terminal summary after the common tables."""
+        ...
 
     def default_dataset(self) -> Path:
         """The dataset the project ships for this suite."""

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import ast
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from adapters.base import OracleUnavailable
 from benchmark.cases import Case, InstanceRef
+from benchmark.reporting.render import Table
 from benchmark.sandbox import Outcome
 from benchmark.suites.base import CaseContext
 from benchmark.suites.mmopt import package as packages
@@ -49,6 +53,15 @@ class MMOptSuite:
     name = "mmopt"
     settings: tuple[str, ...] = ("stage1",)
     default_setting = "stage1"
+
+    def add_options(self, group: pytest.OptionGroup) -> None:
+        """Stage-1 scoring needs nothing beyond the harness's options."""
+
+    def configure(self, config: pytest.Config) -> None:
+        """Nothing to read."""
+
+    def report_tables(self, records: Sequence[Mapping[str, Any]]) -> list[Table]:
+        return []
 
     def default_dataset(self) -> Path:
         return _FIXTURES
