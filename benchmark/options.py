@@ -23,7 +23,8 @@ class RunOptions:
     setting: str | None
     """Prompt setting (suite-specific; the suite's official one when None)."""
     dataset: Path | None
-    """Dataset root; the suite's shipped fixtures when None."""
+    """Dataset root; the suite's shipped fixtures when None. ``--dataset SUITE:PATH`` also selects
+    the suite (e.g. ``mamo:releases/mamo``)."""
     samples: int
     """Samples per case under the ``single`` schedule."""
     schedule: str
@@ -54,13 +55,17 @@ class RunOptions:
     """``auto`` (bubblewrap when it works), ``bwrap`` or ``subprocess``."""
 
     @classmethod
-    def from_config(cls, config: pytest.Config) -> RunOptions:
+    def from_config(cls, config: pytest.Config, suites: tuple[str, ...]) -> RunOptions:
         get = config.getoption
+        suite, dataset = get("suite"), get("dataset")
+        prefix, _, rest = (dataset or "").partition(":")
+        if rest and prefix in suites:  # --dataset mamo:PATH picks the suite and its external format
+            suite, dataset = prefix, rest
         return cls(
             model=get("model"),
-            suite=get("suite"),
+            suite=suite,
             setting=get("setting"),
-            dataset=Path(get("dataset")) if get("dataset") else None,
+            dataset=Path(dataset) if dataset else None,
             samples=get("samples"),
             schedule=get("schedule"),
             temperature=get("temperature"),
@@ -95,7 +100,9 @@ def add_options(parser: pytest.Parser) -> None:
     )
     group.addoption("--suite", default="mmopt", help="suite to run (default: mmopt)")
     group.addoption("--setting", default=None, help="prompt setting (default: the suite's official one)")
-    group.addoption("--dataset", default=None, help="dataset root (default: the suite's shipped fixtures)")
+    group.addoption(
+        "--dataset", default=None, help="dataset root, or SUITE:PATH (default: the suite's shipped fixtures)"
+    )
     group.addoption("--samples", type=int, default=1, help="samples per case (default 1, at temperature 0)")
     group.addoption(
         "--schedule", choices=SCHEDULES, default="single", help="sampling schedule; 'paper' = 5 runs"

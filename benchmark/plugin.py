@@ -129,7 +129,7 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "benchmark: a benchmark case (collected from a suite's dataset)")
     if not _is_worker(config):
         _join_option_values(config)
-    options = RunOptions.from_config(config)
+    options = RunOptions.from_config(config, suite_names())
     rootdir = Path(config.rootpath)
     dataset_problem: str | None = None
     try:
