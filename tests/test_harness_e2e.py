@@ -151,7 +151,14 @@ def test_resume_after_an_interrupt_does_not_redo_finished_cases(tmp_path: Path) 
     run_dir = tmp_path / "run"
     command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", f"--model=replay:{replay}",
                "-k", "mf_h", f"--report-dir={run_dir}", f"--cache-dir={tmp_path / 'cache'}"]  # fmt: skip
-    process = subprocess.Popen(command, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    # xdist workers ignore SIGINT and children inherit that; give the run the default handler back.
+    process = subprocess.Popen(
+        command,
+        cwd=REPO,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
     results = run_dir / "results.jsonl"
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and (not results.exists() or len(results.read_text().splitlines()) < 3):
