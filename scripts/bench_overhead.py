@@ -4,7 +4,7 @@ Overhead per case = (oracle run wall time) / cases − (median time of running t
 solver directly, outside pytest and the sandbox). Each configuration is run ``--repeat`` times and
 the median is reported, so one slow start does not decide the numbers.
 
-    .venv/bin/python scripts/bench_overhead.py [--repeat 3] [-k EXPR]
+    .venv/bin/python scripts/bench_overhead.py [--repeat 3] [--subcategory NAME ...]
 """
 
 from __future__ import annotations
@@ -24,11 +24,11 @@ sys.path.insert(0, str(REPO))
 from benchmark.suites.mmopt.package import discover  # noqa: E402
 
 
-def direct_solve_seconds(selection: str | None) -> list[float]:
+def direct_solve_seconds(subcategories: list[str]) -> list[float]:
     """Run every selected reference solver as a plain ``python solver_ref.py``."""
     times = []
     for ref in discover(REPO / "fixtures" / "mmopt"):
-        if selection and selection not in ref.key:
+        if subcategories and ref.labels["subcategory"] not in subcategories:
             continue
         with tempfile.TemporaryDirectory() as cwd:
             start = time.perf_counter()
@@ -42,17 +42,17 @@ def direct_solve_seconds(selection: str | None) -> list[float]:
     return times
 
 
-def oracle_run_seconds(workers: int, selection: str | None) -> tuple[float, int]:
+def oracle_run_seconds(workers: int, subcategories: list[str]) -> tuple[float, int]:
     with tempfile.TemporaryDirectory() as run_dir:
         command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--model=oracle",
-                   "-n", str(workers), "--report-dir", run_dir]  # fmt: skip
-        if selection:
-            command += ["-k", selection]
+                   "-n", str(workers), f"--report-dir={run_dir}"]  # fmt: skip
+        if subcategories:
+            command += ["-m", " or ".join(subcategories)]
         start = time.perf_counter()
         done = subprocess.run(command, cwd=REPO, capture_output=True, text=True)
         elapsed = time.perf_counter() - start
         if done.returncode != 0:
-            raise SystemExit(f"oracle run failed:\n{done.stdout[-3000:]}")
+            raise SystemExit(f"oracle run failed:\n{(done.stdout + done.stderr)[-3000:]}")
         cases = len((Path(run_dir) / "results.jsonl").read_text().splitlines())
     return elapsed, cases
 
@@ -62,15 +62,15 @@ def main() -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("-k", dest="selection", default=None, help="substring of the case key to select")
+    parser.add_argument("--subcategory", action="append", default=[], help="only this one (repeatable)")
     args = parser.parse_args()
 
-    direct = direct_solve_seconds(args.selection)
+    direct = direct_solve_seconds(args.subcategory)
     walls: dict[int, list[float]] = {1: [], 2: []}
     cases = 0
     for _ in range(args.repeat):
         for workers in walls:
-            elapsed, cases = oracle_run_seconds(workers, args.selection)
+            elapsed, cases = oracle_run_seconds(workers, args.subcategory)
             walls[workers].append(elapsed)
     median_direct = statistics.median(direct)
     result = {

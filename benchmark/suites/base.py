@@ -128,7 +128,13 @@ def suite_names() -> tuple[str, ...]:
     """Every suite is a subpackage of ``benchmark.suites`` with a ``suite`` module exposing
     ``SUITE``; listing them imports nothing, so adding a suite touches only its own folder."""
     package_dir = Path(__file__).parent
-    return tuple(sorted(info.name for info in pkgutil.iter_modules([str(package_dir)]) if info.ispkg))
+    return tuple(
+        sorted(
+            info.name
+            for info in pkgutil.iter_modules([str(package_dir)])
+            if info.ispkg and (package_dir / info.name / "suite.py").is_file()
+        )
+    )
 
 
 def get_suite(name: str) -> Suite:
