@@ -2,18 +2,26 @@
 PY := .venv/bin/python
 N ?= 2
 
-.PHONY: setup bench test lint
+.PHONY: setup setup-real-server bench test test-real-server lint
 
 setup:
 	bash scripts/setup.sh
 
-## The main job: the benchmark on the built-in oracle model (must score 100%).
+## The main job: the benchmark on the built-in oracle model (must score 100%), every suite.
 bench: setup
 	$(PY) -m pytest --model=oracle -n $(N)
+	$(PY) -m pytest --suite=mamo --model=oracle -n $(N)
 
-## The harness's own tests.
+## The harness's own tests (the real-server test needs an optional install: see test-real-server).
 test: setup
-	$(PY) -m pytest tests -n $(N)
+	$(PY) -m pytest tests -n $(N) -m "not real_server"
+
+setup-real-server:
+	bash scripts/setup.sh --real-server
+
+## The openai adapter against a real llama.cpp server on loopback (a failure, not a skip, if absent).
+test-real-server: setup-real-server
+	OPTBENCH_REQUIRE_REAL_SERVER=1 $(PY) -m pytest tests/test_real_server.py -m real_server -p no:cacheprovider
 
 lint: setup
 	$(PY) -m ruff check . && $(PY) -m ruff format --check .

@@ -12,18 +12,27 @@ get the same answer; it is stored in the entry only to make the cache directory 
 
 Entries are written atomically (temp file + ``os.replace``) so concurrent xdist workers and killed
 runs never leave a half-written entry; an unreadable entry counts as a miss and is overwritten.
+
+A miss is fetched under a per-key ``flock`` (``<key>.lock`` beside the entry), so when the generation
+phase (:mod:`adapters.prefetch`) or another worker is already fetching a request, a case that needs
+it waits for that answer instead of sending the request a second time. Entries remember the session
+that fetched them: for that session an entry is the answer it paid for (``cache_hit`` false), for
+every later session it is a hit. A request that failed for good in this session leaves a
+``<key>.failed.json`` marker, so the case that needs it reports that failure at once rather than
+retrying an outage a second time; later sessions ignore the marker and try again.
 """
 
 from __future__ import annotations
 
 import contextlib
 import dataclasses
+import fcntl
 import hashlib
 import json
 import os
 import tempfile
 import time
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -70,19 +79,24 @@ def cache_key(identity: Mapping[str, object], request: CompletionRequest) -> str
 
 
 class CachedAdapter:
-    """Wraps ``inner``: a hit returns the stored completion with ``cache_hit=True``; a miss calls
-    ``inner`` and stores the result. ``AdapterError`` is never cached (faults are transient and must be
-    retried by ``--resume``), and with ``offline=True`` a miss is an ``AdapterError(kind="cache_miss")``.
+    """Wraps ``inner``: a hit returns the stored completion; a miss calls ``inner`` and stores the
+    result. ``AdapterError`` is never cached (faults are transient and must be retried by ``--resume``),
+    and with ``offline=True`` a miss is an ``AdapterError(kind="cache_miss")``.
 
-    A hit keeps the stored ``latency_s`` and ``cost_usd`` of the original call, so reports can still
-    show what the run would cost; ``cache_hit`` says that nothing was spent this time.
+    ``session`` names the current run session (shared by its xdist workers); ``cache_hit`` is true
+    for entries fetched by an earlier session. A hit keeps the stored ``latency_s`` and ``cost_usd``
+    of the original call, so reports can still show what the run would cost; ``cache_hit`` says
+    that nothing was spent this time.
     """
 
-    def __init__(self, inner: ModelAdapter, cache_dir: Path, offline: bool = False) -> None:
+    def __init__(
+        self, inner: ModelAdapter, cache_dir: Path, offline: bool = False, session: str | None = None
+    ) -> None:
         self.inner = inner
         self.name = inner.name
         self.cache_dir = cache_dir
         self.offline = offline
+        self.session = session
         self._identity = inner.describe()
 
     def describe(self) -> dict[str, object]:
@@ -95,12 +109,10 @@ class CachedAdapter:
 
     def complete(self, request: CompletionRequest) -> Completion:
         # Input the model cannot take is a skip, not a miss, even offline.
-        check = getattr(self.inner, "check_request", None)
-        if callable(check):
-            check(request)
+        self._check(request)
         key = cache_key(self._identity, request)
         path = self.cache_dir / key[:2] / f"{key}.json"
-        cached = _read_entry(path, key)
+        cached = _read_entry(path, key, self.session)
         if cached is not None:
             return cached
         if self.offline:
@@ -109,13 +121,110 @@ class CachedAdapter:
                 f"in cache dir {self.cache_dir} (key {key}); run without --offline to fetch it",
                 kind="cache_miss",
             )
-        completion = self.inner.complete(request)
-        _write_entry(path, key, request, self._identity, completion)
+        with _key_lock(path, wait=True):
+            cached = _read_entry(path, key, self.session)  # fetched while we waited for the lock
+            if cached is not None:
+                return cached
+            self._raise_recorded_failure(path, request)
+            return self._fetch(path, key, request)
+
+    def prefetch(self, request: CompletionRequest) -> bool:
+        """Fetch ``request`` into the cache unless it is there or being fetched; never raises.
+
+        Returns whether a request was sent. Used by the generation phase, which must never block on a
+        key another process holds (that process is already fetching it) and never fails a run: a
+        fault is left for the case itself to report (see the failure marker above).
+        """
+        if self.offline:
+            return False
+        try:
+            self._check(request)
+        except AdapterError:
+            return False
+        key = cache_key(self._identity, request)
+        path = self.cache_dir / key[:2] / f"{key}.json"
+        if _read_entry(path, key, self.session) is not None:
+            return False
+        with _key_lock(path, wait=False) as held:
+            if not held or _read_entry(path, key, self.session) is not None:
+                return False
+            if self._recorded_failure(path) is not None:
+                return False
+            with contextlib.suppress(AdapterError):
+                self._fetch(path, key, request)
+            return True
+
+    def _check(self, request: CompletionRequest) -> None:
+        check = getattr(self.inner, "check_request", None)
+        if callable(check):
+            check(request)
+
+    def _fetch(self, path: Path, key: str, request: CompletionRequest) -> Completion:
+        try:
+            completion = self.inner.complete(request)
+        except AdapterError as exc:
+            if self.session is not None:
+                _write_json(
+                    _failure_path(path),
+                    {"session": self.session, "message": str(exc), "kind": exc.kind, "status": exc.status},
+                )
+            raise
+        _write_entry(path, key, request, self._identity, completion, self.session)
+        with contextlib.suppress(OSError):
+            _failure_path(path).unlink()
         return completion
 
+    def _recorded_failure(self, path: Path) -> AdapterError | None:
+        """The failure this session already met for this key, if any."""
+        if self.session is None:
+            return None
+        try:
+            marker = json.loads(_failure_path(path).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        if not isinstance(marker, dict) or marker.get("session") != self.session:
+            return None
+        return AdapterError(
+            str(marker.get("message")), kind=str(marker.get("kind", "api_error")), status=marker.get("status")
+        )
 
-def _read_entry(path: Path, key: str) -> Completion | None:
-    """The stored completion, or None when absent or unreadable in any way (treated as a miss)."""
+    def _raise_recorded_failure(self, path: Path, request: CompletionRequest) -> None:
+        failure = self._recorded_failure(path)
+        if failure is not None:
+            raise AdapterError(
+                f"{failure} (this request already failed earlier in this session; not retried again "
+                f"for case {request.case_key})",
+                kind=failure.kind,
+                status=failure.status,
+            )
+
+
+@contextlib.contextmanager
+def _key_lock(entry: Path, *, wait: bool) -> Iterator[bool]:
+    """An exclusive ``flock`` on ``<key>.lock``; yields False when ``wait`` is off and it is taken."""
+    entry.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(entry.with_suffix(".lock"), os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX if wait else fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            yield False
+            return
+        try:
+            yield True
+        finally:
+            fcntl.flock(fd, fcntl.LOCK_UN)
+    finally:
+        os.close(fd)
+
+
+def _failure_path(entry: Path) -> Path:
+    return entry.with_suffix(".failed.json")
+
+
+def _read_entry(path: Path, key: str, session: str | None) -> Completion | None:
+    """The stored completion, or None when absent or unreadable in any way (treated as a miss).
+    ``cache_hit`` is false only for an entry that ``session`` itself fetched."""
     try:
         entry = json.loads(path.read_text(encoding="utf-8"))
         if entry.get("format") != CACHE_FORMAT or entry.get("key") != key:
@@ -129,7 +238,7 @@ def _read_entry(path: Path, key: str) -> Completion | None:
             usage=Usage(input_tokens=usage.get("input_tokens"), output_tokens=usage.get("output_tokens")),
             latency_s=float(c.get("latency_s", 0.0)),
             cost_usd=c.get("cost_usd"),
-            cache_hit=True,
+            cache_hit=session is None or entry.get("session") != session,
         )
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
@@ -139,12 +248,18 @@ def _read_entry(path: Path, key: str) -> Completion | None:
 
 
 def _write_entry(
-    path: Path, key: str, request: CompletionRequest, identity: dict[str, object], completion: Completion
+    path: Path,
+    key: str,
+    request: CompletionRequest,
+    identity: dict[str, object],
+    completion: Completion,
+    session: str | None,
 ) -> None:
     entry: dict[str, Any] = {
         "format": CACHE_FORMAT,
         "key": key,
         "case_key": request.case_key,
+        "session": session,
         "stored_at": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
         "model_id": identity.get("model_id"),
         "endpoint": identity.get("endpoint"),
@@ -158,11 +273,16 @@ def _write_entry(
             "cost_usd": completion.cost_usd,
         },
     }
+    _write_json(path, entry)
+
+
+def _write_json(path: Path, value: dict[str, Any]) -> None:
+    """Atomically: a reader sees the old file or the whole new one, never a part."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{key[:16]}.", suffix=".tmp", dir=path.parent)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name[:16]}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump(entry, fh, ensure_ascii=False, indent=1)
+            json.dump(value, fh, ensure_ascii=False, indent=1)
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, path)

@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
+from adapters.retry import RetryPolicy
+
 ENV_VAR = "OPTBENCH_MODELS_FILE"
 """Environment variable naming the models file when none is passed explicitly."""
 
@@ -53,6 +55,12 @@ class ModelSpec:
     extra_body: dict[str, object] | None = field(default=None, hash=False)
     max_tokens_param: TokenLimitParam = "max_tokens"
     supports_temperature: bool = True
+    retry: RetryPolicy = field(default_factory=RetryPolicy)
+
+    @property
+    def priced(self) -> bool:
+        """Both prices are known, so every call's cost is (what ``--max-cost`` needs)."""
+        return self.input_price_per_mtok is not None and self.output_price_per_mtok is not None
 
     def cost_usd(self, input_tokens: int | None, output_tokens: int | None) -> float | None:
         """Cost of one call, or None unless both prices and both token counts are known: a partial
@@ -81,6 +89,10 @@ _KNOWN_FIELDS = (
     "extra_body",
     "max_tokens_param",
     "supports_temperature",
+    "max_retries",
+    "retry_base_delay_s",
+    "retry_max_delay_s",
+    "retry_max_total_s",
 )
 
 
@@ -169,6 +181,14 @@ def _parse_alias(path: Path, alias: str, table: object) -> ModelSpec:
             raise fail(name, f"must be a positive integer, got {value!r}")
         return value
 
+    def opt_count(name: str) -> int | None:
+        value = table.get(name)
+        if value is None:
+            return None
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise fail(name, f"must be a non-negative integer, got {value!r}")
+        return value
+
     def opt_float(name: str, *, positive: bool) -> float | None:
         value = table.get(name)
         if value is None:
@@ -202,6 +222,17 @@ def _parse_alias(path: Path, alias: str, table: object) -> ModelSpec:
         )
 
     timeout = opt_float("request_timeout_s", positive=True)
+    defaults = RetryPolicy()
+    max_retries = opt_count("max_retries")
+    base_delay = opt_float("retry_base_delay_s", positive=False)
+    max_delay = opt_float("retry_max_delay_s", positive=False)
+    max_total = opt_float("retry_max_total_s", positive=False)
+    retry = RetryPolicy(
+        max_retries=defaults.max_retries if max_retries is None else max_retries,
+        base_delay_s=defaults.base_delay_s if base_delay is None else base_delay,
+        max_delay_s=defaults.max_delay_s if max_delay is None else max_delay,
+        max_total_s=defaults.max_total_s if max_total is None else max_total,
+    )
     return ModelSpec(
         alias=alias,
         base_url=base_url,
@@ -217,4 +248,5 @@ def _parse_alias(path: Path, alias: str, table: object) -> ModelSpec:
         extra_body=extra_body,
         max_tokens_param=max_tokens_param,
         supports_temperature=opt_bool("supports_temperature", True),
+        retry=retry,
     )

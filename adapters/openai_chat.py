@@ -4,6 +4,10 @@ One adapter covers every endpoint that speaks ``POST /v1/chat/completions``; wha
 them (URL, model id, key, image support, prices) comes from the models file, never from code. Every
 transport fault becomes an :class:`~adapters.base.AdapterError` carrying the HTTP status, because the
 harness must tell "the endpoint failed" (re-run with ``--resume``) from "the model answered badly".
+
+Transient faults (408/409/425/429/5xx, timeouts, broken connections, a garbled or choiceless reply)
+are retried by :mod:`adapters.retry` under the alias's policy; the ``openai`` client's own retries are
+switched off so that one policy, with one bound on total time, decides.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ import openai
 
 from adapters.base import AdapterError, Completion, CompletionRequest, Usage
 from adapters.models_file import ModelSpec
+from adapters.retry import Fault, call_with_retries, is_retryable_status, retry_after_s
 from benchmark.messages import ImagePart, Message, TextPart
 
 __all__ = ["OpenAIChatAdapter"]
@@ -102,17 +107,10 @@ class OpenAIChatAdapter:
             kwargs["extra_body"] = spec.extra_body
 
         client = self._get_client()
-        start = time.perf_counter()
-        try:
-            response = client.chat.completions.create(**kwargs)
-        except openai.OpenAIError as exc:
-            raise self._translate(exc, request) from exc
-        latency = time.perf_counter() - start
-
-        if not response.choices:
-            raise AdapterError(
-                f"{spec.alias}: {spec.base_url} returned no choices for case {request.case_key}"
-            )
+        where = f"{spec.alias} ({spec.model} at {spec.base_url}), case {request.case_key}"
+        response, latency = call_with_retries(
+            lambda: self._attempt(client, kwargs), self._classify, spec.retry, where=where
+        )
         choice = response.choices[0]
         usage = response.usage
         input_tokens = usage.prompt_tokens if usage is not None else None
@@ -122,9 +120,20 @@ class OpenAIChatAdapter:
             model_id=response.model or spec.model,
             finish_reason=choice.finish_reason,
             usage=Usage(input_tokens=input_tokens, output_tokens=output_tokens),
+            # The successful attempt's own time; waits between retries show in the case's total time.
             latency_s=latency,
             cost_usd=spec.cost_usd(input_tokens, output_tokens),
         )
+
+    @staticmethod
+    def _attempt(client: openai.OpenAI, kwargs: dict[str, Any]) -> tuple[Any, float]:
+        """One request; a reply without choices is a fault (retried like a garbled body)."""
+        start = time.perf_counter()
+        response = client.chat.completions.create(**kwargs)
+        latency = time.perf_counter() - start
+        if not response.choices:
+            raise _NoChoices
+        return response, latency
 
     def _get_client(self) -> openai.OpenAI:
         with self._lock:
@@ -143,28 +152,39 @@ class OpenAIChatAdapter:
                     base_url=spec.base_url,
                     api_key=key,
                     timeout=spec.request_timeout_s,
-                    max_retries=2,
+                    max_retries=0,  # ours are the only retries: one policy, one bound on total time
                 )
             return self._client
 
-    def _translate(self, exc: openai.OpenAIError, request: CompletionRequest) -> AdapterError:
-        """One message per failure class, naming the alias, endpoint and case; never the key."""
-        spec = self.spec
-        where = f"{spec.alias} ({spec.model} at {spec.base_url}), case {request.case_key}"
+    def _classify(self, exc: Exception) -> Fault | None:
+        """What went wrong in one attempt, and whether trying again can help; never names the key."""
+        timeout = self.spec.request_timeout_s
         # Order matters: APITimeoutError is an APIConnectionError, RateLimitError an APIStatusError.
         if isinstance(exc, openai.APITimeoutError):
-            return AdapterError(f"{where}: timed out after {spec.request_timeout_s:g}s (and 2 retries)")
+            return Fault(f"timed out after {timeout:g}s", retryable=True)
         if isinstance(exc, openai.APIConnectionError):
-            return AdapterError(f"{where}: could not connect ({exc}) after 2 retries")
-        if isinstance(exc, openai.RateLimitError):
-            return AdapterError(
-                f"{where}: rate limited (HTTP 429) after 2 retries: {_short(exc.message)}", status=429
-            )
+            return Fault(f"could not connect or the connection broke ({_short(str(exc))})", retryable=True)
         if isinstance(exc, openai.APIStatusError):
-            return AdapterError(
-                f"{where}: HTTP {exc.status_code}: {_short(exc.message)}", status=exc.status_code
+            status = exc.status_code
+            label = "rate limited (HTTP 429)" if status == 429 else f"HTTP {status}"
+            return Fault(
+                f"{label}: {_short(exc.message)}",
+                retryable=is_retryable_status(status),
+                status=status,
+                retry_after_s=retry_after_s(exc.response.headers),
             )
-        return AdapterError(f"{where}: {type(exc).__name__}: {_short(str(exc))}")
+        if isinstance(exc, _NoChoices):
+            return Fault("the reply had no choices", retryable=True)
+        if isinstance(exc, ValueError | openai.APIResponseValidationError):
+            # A body cut off in transit or garbled by a proxy: the client's JSON parse fails.
+            return Fault(f"malformed reply ({type(exc).__name__}: {_short(str(exc))})", retryable=True)
+        if isinstance(exc, openai.OpenAIError):
+            return Fault(f"{type(exc).__name__}: {_short(str(exc))}", retryable=False)
+        return None
+
+
+class _NoChoices(Exception):
+    """A 200 reply whose ``choices`` list is empty (some gateways send it when overloaded)."""
 
 
 def _to_openai(message: Message) -> dict[str, Any]:

@@ -95,18 +95,33 @@ def known_aliases(models_file: Path | None = None) -> list[str]:
 
 
 def resolve_adapter(
-    alias: str, *, models_file: Path | None, cache_dir: Path, offline: bool = False
+    alias: str,
+    *,
+    models_file: Path | None,
+    cache_dir: Path,
+    offline: bool = False,
+    session: str | None = None,
+    behind_cache: Callable[[ModelAdapter], ModelAdapter] | None = None,
 ) -> ModelAdapter:
     """The adapter for ``alias``: registered names first, then prefixes, then the models file.
 
     The models file is only read when the alias is not a registered one, so a broken models file never
     stops an ``oracle`` or ``replay:`` run. Raises :class:`UnknownModelError` for an unknown alias and
     :class:`~adapters.models_file.ModelsFileError` for a missing or invalid models file.
+
+    ``session`` is handed to the cache (see :class:`CachedAdapter`); ``behind_cache`` wraps the adapter
+    that a cache miss reaches (the plugin puts the in-flight limit and the spend cap there, see
+    :mod:`adapters.limiter`), so that cache hits never wait for a slot.
     """
+
+    def cached(adapter: ModelAdapter) -> CachedAdapter:
+        inner = behind_cache(adapter) if behind_cache is not None else adapter
+        return CachedAdapter(inner, cache_dir, offline=offline, session=session)
+
     registration = _lookup(alias)
     if registration is not None:
         adapter = registration.factory(alias)
-        return CachedAdapter(adapter, cache_dir, offline=offline) if registration.cached else adapter
+        return cached(adapter) if registration.cached else adapter
 
     found = find_models_file(models_file)
     specs = load_models_file(found) if found is not None else {}
@@ -115,7 +130,7 @@ def resolve_adapter(
         # Imported here so runs that never touch an endpoint do not pay for importing the client.
         from adapters.openai_chat import OpenAIChatAdapter
 
-        return CachedAdapter(OpenAIChatAdapter(spec), cache_dir, offline=offline)
+        return cached(OpenAIChatAdapter(spec))
 
     known = ", ".join(_registered_aliases() + sorted(specs))
     if found is None:
@@ -135,3 +150,4 @@ def _replay_factory(alias: str) -> ModelAdapter:
 
 register_adapter("oracle", OracleAdapter, cached=False)
 register_adapter("replay:", _replay_factory, cached=True)
+import adapters.planted  # noqa: E402, F401 - registers the planted: known-cause test adapters

@@ -23,7 +23,7 @@ def _generate(args: argparse.Namespace) -> int:
     report = generate_dataset(
         Path(args.out), subcategories=args.subcategory or None, per_difficulty=args.per_difficulty
     )
-    print(report)
+    print(report.summary())
     return 0
 
 
@@ -39,6 +39,35 @@ def _check_regeneration(args: argparse.Namespace) -> int:
         else f"{len(differences)} differences"
     )
     return 1 if differences else 0
+
+
+def _validate(args: argparse.Namespace) -> int:
+    from benchmark.suites.mmopt.generation.validate import RUNTIME_BUDGET_S, validate
+
+    budget = RUNTIME_BUDGET_S if args.solve_budget is None else args.solve_budget
+    report = validate(Path(args.root), processes=args.processes, solve_budget_s=budget)
+    for failure in report.failures:
+        print(failure.line())
+    for package, note in report.skipped:
+        print(f"{package}: skipped: {note}")
+    print(report.summary())
+    return 0 if report.ok else 1
+
+
+def _dataset_report(args: argparse.Namespace) -> int:
+    from benchmark.suites.mmopt.generation.report import build_dataset_report
+
+    report = build_dataset_report(
+        Path(args.root), Path(args.out), repeats=args.repeats, processes=args.processes
+    )
+    for path in report.files:
+        print(path)
+    for problem in report.unreadable:
+        print(f"left out (unreadable): {problem}")
+    for flag in report.not_growing:
+        print(f"does not grow from easy to hard: {flag}")
+    print(f"{len(report.facts)} packages reported in {report.seconds:.1f} s")
+    return 0
 
 
 def _summarize(args: argparse.Namespace) -> int:
@@ -70,6 +99,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     regenerate = commands.add_parser("check-regeneration", help="regenerate from recorded seeds and compare")
     regenerate.add_argument("root", nargs="?", default=str(_DEFAULT_ROOT))
     regenerate.set_defaults(handler=_check_regeneration)
+
+    validate = commands.add_parser(
+        "validate", help="run the validation stack over a dataset root (exit 1 on any failure)"
+    )
+    validate.add_argument("root", nargs="?", default=str(_DEFAULT_ROOT))
+    validate.add_argument("--processes", type=int, default=None, help="worker processes (default: up to 4)")
+    validate.add_argument(
+        "--solve-budget", type=float, default=None, help="seconds a reference re-solve may take (60)"
+    )
+    validate.set_defaults(handler=_validate)
+
+    dataset_report = commands.add_parser(
+        "dataset-report", help="counts, sizes, runtimes, rejections, plots and contact sheets of a root"
+    )
+    dataset_report.add_argument("root", nargs="?", default=str(_DEFAULT_ROOT))
+    dataset_report.add_argument("--out", required=True, help="folder for dataset_report.md and the PNGs")
+    dataset_report.add_argument("--repeats", type=int, default=3, help="timed solves per package (best)")
+    dataset_report.add_argument("--processes", type=int, default=1, help="parallel timing processes")
+    dataset_report.set_defaults(handler=_dataset_report)
 
     summarize = commands.add_parser("summarize", help="rebuild summary.json/summary.md from a run's records")
     summarize.add_argument("run_dir")

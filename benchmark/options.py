@@ -53,6 +53,12 @@ class RunOptions:
     """Make a response-cache miss an error instead of a request."""
     sandbox: str
     """``auto`` (bubblewrap when it works), ``bwrap`` or ``subprocess``."""
+    record: Path | None = None
+    """Write the run's responses here as a replay file (``--model=replay:FILE`` re-scores the run)."""
+    max_cost: float | None = None
+    """Stop sending requests once this session has spent this many USD (needs the model's prices)."""
+    max_in_flight: int = 32
+    """Model requests in flight across the whole run, whatever ``-n`` is."""
 
     @classmethod
     def from_config(cls, config: pytest.Config, suites: tuple[str, ...]) -> RunOptions:
@@ -80,17 +86,10 @@ class RunOptions:
             cache_dir=Path(get("cache_dir")),
             offline=get("offline"),
             sandbox=get("sandbox"),
+            record=Path(get("record")) if get("record") else None,
+            max_cost=get("max_cost"),
+            max_in_flight=get("max_in_flight"),
         )
-
-
-#: Options that take a value; see ``benchmark.plugin._join_option_values`` for why this list exists.
-VALUE_OPTIONS: frozenset[str] = frozenset(
-    {
-        "--model", "--suite", "--setting", "--dataset", "--samples", "--schedule", "--temperature",
-        "--exec-timeout", "--exec-memory-mb", "--max-tokens", "--report-dir", "--gate", "--models-file",
-        "--cache-dir", "--sandbox",
-    }
-)  # fmt: skip
 
 
 def add_options(parser: pytest.Parser) -> None:
@@ -125,3 +124,10 @@ def add_options(parser: pytest.Parser) -> None:
     group.addoption("--cache-dir", default=".bench-cache/responses", help="response cache directory")
     group.addoption("--offline", action="store_true", help="a response-cache miss is an error")
     group.addoption("--sandbox", choices=("auto", "bwrap", "subprocess"), default="auto", help="sandbox kind")
+    group.addoption("--record", default=None, help="write the run's responses to FILE as a replay file")
+    group.addoption(
+        "--max-cost", type=float, default=None, help="stop sending requests once this session spent USD"
+    )
+    group.addoption(
+        "--max-in-flight", type=int, default=32, help="model requests in flight across all workers (32)"
+    )

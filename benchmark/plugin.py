@@ -8,6 +8,10 @@ happen in fixture setup and show as errors, so JUnit dashboards keep the two apa
 
 Under xdist the controller picks the run folder and hands it to the workers; only the controller
 writes the summary, the manifest and JUnit XML.
+
+The model side of a process (:class:`ModelSide`) is the adapter stack cache → gate → endpoint plus
+the generation phase that keeps ``--max-in-flight`` requests in flight whatever ``-n`` is (see
+:mod:`adapters.prefetch` for the design, :mod:`adapters.limiter` for the gate and the spend cap).
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import time
+import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -23,10 +28,15 @@ import pytest
 
 from adapters import resolve_adapter
 from adapters.base import AdapterError, ModelAdapter, OracleUnavailable
+from adapters.cache import CachedAdapter
+from adapters.ledger import LEDGER_FILE, RequestLedger
+from adapters.limiter import GatedAdapter
+from adapters.prefetch import GenerationPhase, Share
+from adapters.record import CallLog, ReplayRecorder
 from benchmark import HARNESS_VERSION
 from benchmark.cases import Case, InstanceRef
 from benchmark.gate import GateError, evaluate_gate, parse_gate
-from benchmark.options import VALUE_OPTIONS, RunOptions, add_options
+from benchmark.options import RunOptions, add_options
 from benchmark.records import append_record, finished_cases, latest_by_case, read_records
 from benchmark.reporting.render import to_markdown, to_text
 from benchmark.reporting.summary import build_summary
@@ -42,10 +52,21 @@ from benchmark.run import (
 from benchmark.sandbox import Limits, Sandbox, SandboxKind, create_sandbox
 from benchmark.schedules import sample_specs
 from benchmark.suites.base import CaseContext, Suite, get_suite, suite_names
-from benchmark.verdict import DatasetError, InfrastructureError, Verdict
+from benchmark.verdict import DatasetError, InfrastructureError, NotEvaluable, Verdict
 
 CASE_FIXTURE = "bench_case"
 _WORKER_RUN_DIR = "optbench_run_dir"
+_WORKER_SESSION = "optbench_session"
+
+
+@dataclass
+class ModelSide:
+    """One process's model side: the adapter the cases use, its share of the run and its generation
+    phase (None until started, and for runs that have none)."""
+
+    adapter: ModelAdapter
+    share: Share
+    phase: GenerationPhase | None = None
 
 
 @dataclass
@@ -62,15 +83,29 @@ class BenchState:
     gate_lines: tuple[str, ...] = ()
     dataset_problem: str | None = None
     started: str = field(default_factory=now_iso)
+    session: str = field(default_factory=lambda: uuid.uuid4().hex)
+    """Names this invocation across its xdist workers (cache entries and ledger lines carry it)."""
+    model_side: ModelSide | None = None
 
 
 STATE = pytest.StashKey[BenchState]()
 
 
+#: Long names of the benchmark's options that take a value (the harness's and every suite's),
+#: filled once per process by ``pytest_addoption``; see :func:`_join_option_values` for the use.
+_VALUE_OPTIONS: set[str] = set()
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     add_options(parser)
+    groups = [parser.getgroup("optbench")]
     for name in suite_names():
-        get_suite(name).add_options(parser.getgroup(f"optbench {name}", f"optbench suite {name}"))
+        groups.append(parser.getgroup(f"optbench {name}", f"optbench suite {name}"))
+        get_suite(name).add_options(groups[-1])
+    for group in groups:
+        for argument in group.options:
+            if argument.attrs().get("action") not in ("store_true", "store_false", "count"):
+                _VALUE_OPTIONS.update(n for n in argument.names() if n.startswith("--"))
 
 
 def _is_worker(config: pytest.Config) -> bool:
@@ -106,7 +141,7 @@ def _join_option_values(config: pytest.Config) -> None:
     index = 0
     while index < len(args):
         arg = str(args[index])
-        if arg in VALUE_OPTIONS and index + 1 < len(args):
+        if arg in _VALUE_OPTIONS and index + 1 < len(args):
             joined.append(f"{arg}={args[index + 1]}")
             index += 2
             continue
@@ -159,8 +194,9 @@ def pytest_configure(config: pytest.Config) -> None:
     if options.model:
         if _is_worker(config):
             state.run = RunPaths(Path(config.workerinput[_WORKER_RUN_DIR]))  # type: ignore[attr-defined]
+            state.session = config.workerinput[_WORKER_SESSION]  # type: ignore[attr-defined]
         else:
-            _check_model_alias(options)
+            _check_model_options(options)
             run_dir = choose_run_dir(
                 rootdir / "reports", options.model, suite.name, options.report_dir, options.resume
             )
@@ -168,16 +204,21 @@ def pytest_configure(config: pytest.Config) -> None:
             state.run.root.mkdir(parents=True, exist_ok=True)
             if config.option.xmlpath is None:
                 config.option.xmlpath = str(state.run.junit)
+            if options.record is not None:
+                ReplayRecorder(options.record).start(keep=options.resume)
     config.stash[STATE] = state
     if config.pluginmanager.hasplugin("xdist"):
         config.pluginmanager.register(_XdistHooks(), "optbench-xdist")
 
 
-def _check_model_alias(options: RunOptions) -> None:
-    """Resolve the alias once up front so a typo fails before any case runs, with the known list."""
+def _check_model_options(options: RunOptions) -> None:
+    """Resolve the alias once up front so a typo fails before any case runs, with the known list;
+    refuse a spend cap that could not be enforced."""
     assert options.model is not None
+    if options.max_in_flight < 1:
+        raise pytest.UsageError(f"--max-in-flight must be at least 1, got {options.max_in_flight}")
     try:
-        resolve_adapter(
+        adapter = resolve_adapter(
             options.model,
             models_file=options.models_file,
             cache_dir=options.cache_dir,
@@ -185,6 +226,77 @@ def _check_model_alias(options: RunOptions) -> None:
         )
     except (ValueError, OSError) as exc:
         raise pytest.UsageError(f"--model={options.model}: {exc}") from None
+    if options.max_cost is not None:
+        described = adapter.describe()
+        if options.max_cost <= 0:
+            raise pytest.UsageError(f"--max-cost must be positive, got {options.max_cost:g}")
+        if described.get("input_price_per_mtok") is None or described.get("output_price_per_mtok") is None:
+            raise pytest.UsageError(
+                f"--max-cost needs the cost of every call, but model {options.model} has no "
+                "input_price_per_mtok and output_price_per_mtok in its models file"
+            )
+
+
+def _share(config: pytest.Config) -> Share:
+    """This process's part of the run: xdist worker ``gwN`` of ``workercount``, or 1 of 1."""
+    if not _is_worker(config):
+        return Share()
+    workerinput = config.workerinput  # type: ignore[attr-defined]
+    return Share(index=int(str(workerinput["workerid"]).removeprefix("gw")), count=workerinput["workercount"])
+
+
+def model_side(config: pytest.Config) -> ModelSide:
+    """The process's model side, built on first use (every case and the generation phase share it)."""
+    state = config.stash[STATE]
+    if state.model_side is None:
+        options = state.options
+        assert options.model is not None and state.run is not None
+        share = _share(config)
+        ledger = RequestLedger(state.run.root / LEDGER_FILE, state.session)
+        slots = share.slots(options.max_in_flight)
+        adapter = resolve_adapter(
+            options.model,
+            models_file=options.models_file,
+            cache_dir=options.cache_dir,
+            offline=options.offline,
+            session=state.session,
+            behind_cache=lambda inner: GatedAdapter(inner, slots, ledger, options.max_cost),
+        )
+        state.model_side = ModelSide(adapter=adapter, share=share)
+    return state.model_side
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Start this process's generation phase over its share of the selected cases (not for the
+    oracle, which is not cached, nor offline, nor for cases a resumed run already finished)."""
+    config = session.config
+    state = config.stash[STATE]
+    options = state.options
+    if options.model is None or options.offline or config.option.collectonly:
+        return
+    side = model_side(config)
+    if not isinstance(side.adapter, CachedAdapter):
+        return
+    assert state.run is not None
+    finished = finished_cases(state.run.results) if options.resume else {}
+    cases = [item.callspec.params[CASE_FIXTURE] for item in session.items if _is_case_item(item)]  # type: ignore[attr-defined]
+    mine = [
+        case for position, case in enumerate(cases) if side.share.owns(position) and case.key not in finished
+    ]
+    if not mine:
+        return
+    side.phase = GenerationPhase(
+        side.adapter,
+        state.suite,
+        threads=min(len(mine), side.share.slots(options.max_in_flight)),
+        max_tokens=options.max_tokens,
+        objective_only=options.objective_only,
+    )
+    side.phase.start(mine)
+
+
+def _is_case_item(item: pytest.Item) -> bool:
+    return CASE_FIXTURE in getattr(item, "fixturenames", ()) and hasattr(item, "callspec")
 
 
 class _XdistHooks:
@@ -194,6 +306,7 @@ class _XdistHooks:
         state = node.config.stash[STATE]
         if state.run is not None:
             node.workerinput[_WORKER_RUN_DIR] = str(state.run.root)
+            node.workerinput[_WORKER_SESSION] = state.session
 
 
 def pytest_report_header(config: pytest.Config) -> list[str]:
@@ -260,12 +373,9 @@ def bench_runtime(pytestconfig: pytest.Config) -> Runtime:
     state = pytestconfig.stash[STATE]
     options = state.options
     assert options.model is not None and state.run is not None
-    adapter = resolve_adapter(
-        options.model, models_file=options.models_file, cache_dir=options.cache_dir, offline=options.offline
-    )
     prefer = None if options.sandbox == "auto" else SandboxKind(options.sandbox)
     return Runtime(
-        adapter=adapter,
+        adapter=model_side(pytestconfig).adapter,
         sandbox=create_sandbox(_hidden_paths(state), prefer=prefer),
         limits=Limits(wall_timeout_s=options.exec_timeout, memory_mb=options.memory_mb),
         finished=finished_cases(state.run.results) if options.resume else {},
@@ -317,9 +427,10 @@ def bench_verdict(request: pytest.FixtureRequest, bench_case: Case, bench_runtim
     if previous is not None:
         record = previous
     else:
+        calls = CallLog(bench_runtime.adapter)
         context = CaseContext(
             case=bench_case,
-            adapter=bench_runtime.adapter,
+            adapter=calls,
             sandbox=bench_runtime.sandbox,
             limits=bench_runtime.limits,
             objective_only=state.options.objective_only,
@@ -332,6 +443,9 @@ def bench_verdict(request: pytest.FixtureRequest, bench_case: Case, bench_runtim
             record.update(_verdict_fields(state.suite.evaluate(bench_case, context)))
         except OracleUnavailable as exc:
             problem = ("skipped", "oracle_unavailable", str(exc))
+        except NotEvaluable as exc:
+            problem = ("skipped", "not_evaluable", str(exc))
+            record["extra"] = exc.extra
         except AdapterError as exc:
             if exc.kind == "unsupported_input":
                 problem = ("skipped", exc.kind, str(exc))
@@ -361,6 +475,8 @@ def bench_verdict(request: pytest.FixtureRequest, bench_case: Case, bench_runtim
             outcome, category, detail = problem
             record.update({"outcome": outcome, "passed": False, "category": category, "detail": detail})
         append_record(state.run.results, record)
+        if state.options.record is not None:
+            ReplayRecorder(state.options.record).append(bench_case.key, calls.completions)
     for key in (
         "family",
         "subcategory",
@@ -398,7 +514,11 @@ def pytest_sessionstart(session: pytest.Session) -> None:
 
 
 def _write_manifest(
-    config: pytest.Config, state: BenchState, finished: str | None, exitstatus: int | None = None
+    config: pytest.Config,
+    state: BenchState,
+    finished: str | None,
+    exitstatus: int | None = None,
+    accounting: dict[str, Any] | None = None,
 ) -> None:
     assert state.run is not None and state.options.model is not None
     options = state.options
@@ -414,7 +534,16 @@ def _write_manifest(
             {"started": state.started, "args": list(config.invocation_params.args), "resume": options.resume}
         )
     else:
-        sessions[-1].update({"finished": finished, "exitstatus": exitstatus})
+        spend = RequestLedger(state.run.root / LEDGER_FILE, state.session).spend()
+        sessions[-1].update(
+            {
+                "finished": finished,
+                "exitstatus": exitstatus,
+                "requests_sent": spend.requests,
+                "requests_failed": spend.failed,
+                "spent_usd": round(spend.cost_usd, 6),
+            }
+        )
     write_manifest(
         state.run,
         {
@@ -430,6 +559,13 @@ def _write_manifest(
             "setting": options.setting or state.suite.default_setting,
             "objective_only": options.objective_only,
             "execution": {"timeout_s": options.exec_timeout, "memory_mb": options.memory_mb},
+            "requests": {
+                "max_in_flight": options.max_in_flight,
+                "max_cost_usd": options.max_cost,
+                "offline": options.offline,
+                "record": str(options.record) if options.record is not None else None,
+            },
+            "accounting": accounting if accounting is not None else previous.get("accounting"),
             "sandbox": sandbox.describe(),
             "git": git_revision(state.rootdir),
             "packages": package_versions(),
@@ -441,7 +577,7 @@ def _write_manifest(
 def summarize_run(paths: RunPaths, run_info: dict[str, Any], suite: Suite) -> dict[str, Any]:
     """Build and write ``summary.json`` and ``summary.md`` from the run's records."""
     records = list(latest_by_case(read_records(paths.results)).values())
-    summary = build_summary(records, run_info, suite.report_tables(records))
+    summary = build_summary(records, run_info, suite.report_tables(records), suite.official_settings)
     paths.summary_json.write_text(json.dumps(summary, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     paths.summary_md.write_text(to_markdown(summary), encoding="utf-8")
     return summary
@@ -450,6 +586,8 @@ def summarize_run(paths: RunPaths, run_info: dict[str, Any], suite: Suite) -> di
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     config = session.config
     state = config.stash[STATE]
+    if state.model_side is not None and state.model_side.phase is not None:
+        state.model_side.phase.stop()
     if _is_worker(config) or state.run is None:
         return
     options = state.options
@@ -475,8 +613,12 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         state.run.summary_md.write_text(to_markdown(summary), encoding="utf-8")
         if exitstatus in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED):
             session.exitstatus = pytest.ExitCode.OK if result.passed else pytest.ExitCode.TESTS_FAILED
+    if options.record is not None:
+        recording = ReplayRecorder(options.record).finalize()
+        summary["run"]["recording"] = {"file": str(options.record), **dataclasses.asdict(recording)}
     state.summary = summary
-    _write_manifest(config, state, finished=now_iso(), exitstatus=int(session.exitstatus))
+    exit_code = int(session.exitstatus)
+    _write_manifest(config, state, finished=now_iso(), exitstatus=exit_code, accounting=summary["accounting"])
 
 
 def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:

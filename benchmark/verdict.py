@@ -37,6 +37,15 @@ class InfrastructureError(Exception):
         self.category = category
 
 
+class NotEvaluable(Exception):
+    """The case cannot be scored under its setting (e.g. verified-extraction when the extraction
+    does not match): recorded as skipped with its reason and details, never a failure."""
+
+    def __init__(self, message: str, extra: dict[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.extra = dict(extra or {})
+
+
 class DatasetError(Exception):
     """A damaged instance package: names the file and the problem."""
 

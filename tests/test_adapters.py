@@ -166,11 +166,13 @@ api_key_env = "{KEY_ENV}"
 input_price_per_mtok = 3.0
 output_price_per_mtok = 15.0
 max_output_tokens = 4096
+max_retries = 2
 
 [models.textonly]
 base_url = "{endpoint.base_url}"
 model = "text-model"
 supports_images = false
+max_retries = 2
 {extra}
 """,
         encoding="utf-8",
@@ -331,6 +333,8 @@ def test_openai_connection_refused_is_adapter_error(tmp_path: Path, endpoint: En
 base_url = "http://127.0.0.1:{free_port}/v1"
 model = "m"
 request_timeout_s = 2
+max_retries = 1
+retry_base_delay_s = 0.01
 """
     spec = load_models_file(_models_file(tmp_path, endpoint, extra))["down"]
     with pytest.raises(AdapterError, match="could not connect") as err:
@@ -345,6 +349,8 @@ def test_openai_timeout_is_adapter_error(tmp_path: Path, endpoint: Endpoint) -> 
 base_url = "{endpoint.base_url}"
 model = "m"
 request_timeout_s = 0.2
+max_retries = 1
+retry_base_delay_s = 0.01
 """
     spec = load_models_file(_models_file(tmp_path, endpoint, extra))["slow"]
     with pytest.raises(AdapterError, match="timed out") as err:
@@ -472,7 +478,7 @@ def test_cache_does_not_store_errors_and_repairs_corrupt_entries(tmp_path: Path,
 
     endpoint.status = 200
     path = adapter.path_for(_text_request())
-    path.parent.mkdir(parents=True)
+    path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text('{"format": 1, "key": "trunc')  # a half entry from a killed writer
     before = len(endpoint.requests)
     result = adapter.complete(_text_request())
@@ -517,9 +523,9 @@ def test_cache_concurrent_writers_leave_whole_entries(tmp_path: Path) -> None:
     for t in threads:
         t.join()
     assert all(r.text == "x" * 200_000 for r in results)
-    assert [p.name for p in cache_dir.rglob("*") if p.is_file()] == [
-        adapters[0].path_for(_text_request()).name
-    ]
+    assert [p.name for p in cache_dir.rglob("*.json")] == [adapters[0].path_for(_text_request()).name]
+    # The per-key lock makes the other seven wait for the first answer instead of asking again.
+    assert sum(a.inner.calls for a in adapters) == 1  # type: ignore[attr-defined]
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -537,6 +543,8 @@ def test_cache_concurrent_writers_leave_whole_entries(tmp_path: Path) -> None:
         ('base_url = "http://x/v1"\nmodel = "m"\ninput_price_per_mtok = "cheap"', "input_price_per_mtok"),
         ('base_url = "http://x/v1"\nmodel = "m"\nrequest_timeout_s = 0', "request_timeout_s"),
         ('base_url = "http://x/v1"\nmodel = "m"\napi_key_env = "sk-abc def"', "api_key_env"),
+        ('base_url = "http://x/v1"\nmodel = "m"\nmax_retries = -1', "max_retries"),
+        ('base_url = "http://x/v1"\nmodel = "m"\nretry_max_total_s = "long"', "retry_max_total_s"),
         ('base_url = "http://x/v1"\nmodel = "m"\nextra_body = 5', "extra_body"),
         ('base_url = "http://x/v1"\nmodel = "m"\napi_key = "sk-secret"', "api_key"),
         ('base_url = "http://x/v1"\nmodel = "m"\nsuports_images = true', "suports_images"),
@@ -619,18 +627,18 @@ def test_register_adapter_hook(tmp_path: Path) -> None:
             return type(done)(text=done.text.upper(), model_id="planted")
 
     register_adapter("oracle-shout", lambda alias: Planted(alias))
-    register_adapter("planted:", lambda alias: Planted(alias), cached=True)
+    register_adapter("shout:", lambda alias: Planted(alias), cached=True)
     try:
         with pytest.raises(ValueError, match="already registered"):
             register_adapter("oracle-shout", lambda alias: Planted(alias))
         plain = resolve_adapter("oracle-shout", models_file=None, cache_dir=tmp_path / "c")
         assert plain.name == "oracle-shout"
         assert plain.complete(_text_request(reference=lambda: "ref")).text == "REF"
-        cached = resolve_adapter("planted:typo", models_file=None, cache_dir=tmp_path / "c")
-        assert isinstance(cached, CachedAdapter) and cached.name == "planted:typo"
+        cached = resolve_adapter("shout:typo", models_file=None, cache_dir=tmp_path / "c")
+        assert isinstance(cached, CachedAdapter) and cached.name == "shout:typo"
     finally:
         unregister_adapter("oracle-shout")
-        unregister_adapter("planted:")
+        unregister_adapter("shout:")
     with pytest.raises(UnknownModelError):
         resolve_adapter("oracle-shout", models_file=None, cache_dir=tmp_path / "c")
 

@@ -61,6 +61,14 @@ def summary_tables(summary: Mapping[str, Any]) -> list[Table]:
         if groups:
             rows = tuple(_metric_row(name, block, columns) for name, block in groups.items())
             tables.append(Table(f"By {grouping}", (grouping, *headers[1:]), rows))
+    settings = summary.get("by_setting")
+    if settings:
+        rows = tuple(
+            (f"{name}{'' if block['official'] else ' (diagnostic)'}", *_metric_row(name, block, columns)[1:])
+            for name, block in settings.items()
+        )
+        title = "By setting (only official settings count above)"
+        tables.append(Table(title, ("setting", *headers[1:]), rows))
     counts = summary["counts"]
     failures = summary.get("failure_categories") or {}
     if failures:

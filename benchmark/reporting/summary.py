@@ -22,8 +22,8 @@ _DIFFICULTY_ORDER = {"easy": 0, "medium": 1, "hard": 2}
 
 
 def _instance_key(record: Mapping[str, Any]) -> str:
-    """The instance a record belongs to: its case key without setting and sample."""
-    return str(record["case"]).rsplit("/", 2)[0]
+    """The instance (under its setting) a record belongs to: its case key without the sample."""
+    return str(record["case"]).rsplit("/", 1)[0]
 
 
 def _counts(records: Sequence[Mapping[str, Any]]) -> list[tuple[int, int]]:
@@ -69,9 +69,14 @@ def build_summary(
     records: Iterable[Mapping[str, Any]],
     run: Mapping[str, Any] | None = None,
     suite_tables: Sequence[Table] = (),
+    official_settings: Sequence[str] | None = None,
 ) -> dict[str, Any]:
+    """Official metrics (pass@k, Valid Code Rate, the group tables, failure categories) count only
+    records of ``official_settings`` (all when None); diagnostic settings appear in ``by_setting``
+    and in the suite's own tables, never in the official numbers. ``counts`` tallies every case."""
     latest = list(records)
-    scored = [r for r in latest if r.get("outcome") in ("passed", "failed")]
+    all_scored = [r for r in latest if r.get("outcome") in ("passed", "failed")]
+    scored = [r for r in all_scored if official_settings is None or r.get("setting") in official_settings]
     errors = [r for r in latest if r.get("outcome") == "error"]
     skipped = [r for r in latest if r.get("outcome") == "skipped"]
     failures = Counter(str(r.get("category")) for r in scored if not r["passed"])
@@ -79,9 +84,9 @@ def build_summary(
         "run": dict(run or {}),
         "counts": {
             "cases": len(latest),
-            "scored": len(scored),
-            "passed": sum(int(bool(r["passed"])) for r in scored),
-            "failed": sum(int(not r["passed"]) for r in scored),
+            "scored": len(all_scored),
+            "passed": sum(int(bool(r["passed"])) for r in all_scored),
+            "failed": sum(int(not r["passed"]) for r in all_scored),
             "infrastructure_errors": len(errors),
             "skipped": len(skipped),
         },
@@ -92,6 +97,14 @@ def build_summary(
         "accounting": _accounting(latest),
         "suite_tables": [asdict(table) for table in suite_tables],
     }
+    by_setting: dict[str, list[Mapping[str, Any]]] = defaultdict(list)
+    for record in all_scored:
+        by_setting[str(record.get("setting"))].append(record)
+    if len(by_setting) > 1 or (official_settings is not None and set(by_setting) - set(official_settings)):
+        summary["by_setting"] = {
+            name: {**metric_block(group), "official": official_settings is None or name in official_settings}
+            for name, group in sorted(by_setting.items())
+        }
     for grouping in GROUPINGS:
         groups: dict[str, list[Mapping[str, Any]]] = defaultdict(list)
         for record in scored:

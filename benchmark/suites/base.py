@@ -84,6 +84,7 @@ class Suite(Protocol):
     name: str
     settings: tuple[str, ...]
     default_setting: str
+    official_settings: tuple[str, ...]  # settings whose records make the official metrics
 
     def add_options(self, group: pytest.OptionGroup) -> None:
         """Register the suite's own command-line options (every suite's, at startup)."""

@@ -3,11 +3,17 @@
 The contract is the paper's: the model gets the task text plus the visuals in order and answers in
 three sections, ASSUMPTIONS, MATHEMATICAL_MODEL and PYTHON_CODE, where the code is self-contained,
 embeds the instance data and defines a top-level ``solve()`` returning a JSON-serializable dict.
+The oracle-reading and verified-extraction prompts keep that answer contract but replace the visuals
+with a structured payload.
 The wording below is ours. Changing it changes what every model is shown, which is why the rendered
 prompt of a fixed instance is locked by a snapshot test.
 """
 
 from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
 
 from benchmark.messages import ImagePart, Message, TextPart
 from benchmark.suites.mmopt.package import Package
@@ -84,3 +90,51 @@ def oracle_response(package: Package) -> str:
         f"MATHEMATICAL_MODEL\n{package.math_model.strip()}\n\n"
         f"PYTHON_CODE\n{package.solver_ref.strip()}\n"
     )
+
+
+_PAYLOAD_INSTRUCTIONS = """\
+Case ID: {case_id}
+
+You receive an optimization instance as a task statement plus a verified public-instance payload. \
+Treat the payload as the authoritative public data of this case. Your task is downstream solving \
+only: formulate the optimization model from the payload and write Python code that solves it. Do \
+not re-infer the instance from any figure the task statement mentions; no figure is attached.
+
+Rules for using the payload:
+- Every value the model needs is in the payload; take it from there, unchanged.
+- Labels in the payload (nodes, arcs and other entities) are the names the task statement uses, \
+and the keys of the returned dict must use them.
+- Where the payload and the wording of the task statement seem to disagree, the payload wins.
+
+Structured public-instance payload (JSON):
+{payload}
+
+Original task statement, for context only:
+{task_text}
+
+Answer with exactly these three sections, each starting on its own line with its name:
+
+ASSUMPTIONS
+Any interpretation you had to make, briefly.
+
+MATHEMATICAL_MODEL
+Sets, parameters, decision variables, objective and constraints.
+
+PYTHON_CODE
+A self-contained Python program, as plain text without markdown fences. It must write the instance \
+data into the code itself (it cannot read any file), define a top-level function solve() that takes \
+no arguments and returns a JSON-serializable dict with the key "status", the key "objective_value" \
+and the decision values the task statement asks for. It may use only: {libraries}."""
+
+
+def payload_messages(package: Package, case_id: str, payload: Mapping[str, Any]) -> list[Message]:
+    """The oracle-reading and verified-extraction prompt (App. F.1): the public instance record (or
+    a verified extraction of it) replaces the visuals, the task text stays for context only, and
+    the answer contract is Stage 1's. Text only: no image is attached."""
+    text = _PAYLOAD_INSTRUCTIONS.format(
+        case_id=case_id,
+        payload=json.dumps(payload, indent=1, sort_keys=True),
+        task_text=package.task_text.strip(),
+        libraries="; ".join(ALLOWED_LIBRARIES),
+    )
+    return [Message.text("system", SYSTEM_PROMPT), Message.text("user", text)]

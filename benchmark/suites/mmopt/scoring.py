@@ -64,6 +64,8 @@ DECISION_ALIASES: dict[str, str] = {
     "cut_T": "min_cut_T",
     "source_side": "min_cut_S",
     "sink_side": "min_cut_T",
+    "selected_subsets": "selected",
+    "matching": "assignment",
 }
 _FAILED_STATUSES = {"infeasible", "unbounded", "error", "failed", "failure", "not_solved", "no_solution"}
 

@@ -1,24 +1,62 @@
-"""The MM-OptBench suite: Stage-1 official scoring over any dataset root in the package layout."""
+"""The MM-OptBench suite: Stage-1 official scoring over any dataset root in the package layout, and
+the diagnostic settings of §3.4 (App. B, F.1, F.3).
+
+Settings (``--setting``):
+
+- ``stage1`` (official, default): text and visuals → model and ``solve()`` code, scored.
+- ``two_stage``: Stage 1 exactly as ``stage1`` (same request, same verdict: the official numbers
+  do not move), then, for a failed sample, the Stage-2 extraction compared with the public record:
+  ``reading_mismatch``, ``downstream_after_matched_extraction`` or ``unresolved``.
+- ``oracle_reading``: the public instance record replaces the visuals; the same answer contract.
+- ``verified_extraction``: Stage 2 first; a matching extraction becomes the payload of a Stage-1
+  contract answer; a non-matching one makes the case not evaluable (a skip, never a failure).
+
+Each model request of a case is keyed by its interaction, ``<instance>/<interaction>/s<N>`` with
+the interaction ``stage1``, ``stage2``, ``oracle_reading`` or ``verified_extraction``: the Stage-1
+request of a ``two_stage`` case is the very request of the ``stage1`` case (so replay files and the
+response cache answer both alike), and the Stage-2 request is shared by ``two_stage`` and
+``verified_extraction``.
+"""
 
 from __future__ import annotations
 
 import ast
-from collections.abc import Mapping, Sequence
+import dataclasses
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from adapters.base import OracleUnavailable
+from adapters.base import AdapterError, OracleUnavailable
 from benchmark.cases import Case, InstanceRef
+from benchmark.messages import Message
 from benchmark.reporting.render import Table
 from benchmark.sandbox import Outcome
 from benchmark.suites.base import CaseContext
 from benchmark.suites.mmopt import package as packages
-from benchmark.suites.mmopt.prompts import oracle_response, stage1_messages
+from benchmark.suites.mmopt.attribution import classify_artifact
+from benchmark.suites.mmopt.attribution_tables import OFFICIAL_SETTINGS, SETTINGS, attribution_tables
+from benchmark.suites.mmopt.prompts import oracle_response, payload_messages, stage1_messages
 from benchmark.suites.mmopt.response import parse_stage1
 from benchmark.suites.mmopt.scoring import score_execution
-from benchmark.verdict import InfrastructureError, Verdict
+from benchmark.suites.mmopt.stage2 import (
+    Stage2Check,
+    check_stage2,
+    interrupted,
+    public_record,
+    stage2_messages,
+    stage2_reference,
+)
+from benchmark.verdict import InfrastructureError, NotEvaluable, Verdict
+
+#: Stage-2 status → the two-stage attribution of the failed Stage-1 sample (App. F.3 top-level split).
+ATTRIBUTION_OF_STAGE2: dict[str, str] = {
+    "mismatched": "reading_mismatch",
+    "matched": "downstream_after_matched_extraction",
+    "unresolved": "unresolved",
+}
+
 
 _FIXTURES = Path(__file__).resolve().parents[3] / "fixtures" / "mmopt"
 #: Names in a reference solver that show it reads the package instead of embedding its data.
@@ -49,19 +87,27 @@ def _oracle_answer(package: packages.Package) -> str:
     return oracle_response(package)
 
 
+def _interaction(context: CaseContext, interaction: str) -> CaseContext:
+    """The context for one interaction of a case: its requests are keyed ``.../<interaction>/sN``;
+    accounting and model ids stay shared with the case's context."""
+    return dataclasses.replace(context, case=dataclasses.replace(context.case, setting=interaction))
+
+
 class MMOptSuite:
     name = "mmopt"
-    settings: tuple[str, ...] = ("stage1",)
+    settings: tuple[str, ...] = SETTINGS
     default_setting = "stage1"
+    #: Official pass@k and Valid Code Rate come from Stage-1 answers only (paper §3.4).
+    official_settings: tuple[str, ...] = OFFICIAL_SETTINGS
 
     def add_options(self, group: pytest.OptionGroup) -> None:
-        """Stage-1 scoring needs nothing beyond the harness's options."""
+        """Settings are chosen with the harness's ``--setting``; nothing else to add."""
 
     def configure(self, config: pytest.Config) -> None:
         """Nothing to read."""
 
     def report_tables(self, records: Sequence[Mapping[str, Any]]) -> list[Table]:
-        return []
+        return attribution_tables(records)
 
     def default_dataset(self) -> Path:
         return _FIXTURES
@@ -82,15 +128,44 @@ class MMOptSuite:
         if case.setting not in self.settings:
             raise ValueError(f"mmopt has no setting {case.setting!r}; choose from {', '.join(self.settings)}")
         package = packages.load_package(case.instance)
-        completion = context.complete(
-            stage1_messages(package, case_id=package.instance_id),
-            reference=lambda: _oracle_answer(package),
-        )
-        parsed = parse_stage1(completion.text)
-        notes = {"parse_notes": list(parsed.notes), "truncated": completion.truncated}
-        if parsed.code is None:
-            cut = " (the reply was cut off by the output limit)" if completion.truncated else ""
-            return Verdict.fail("response_contract", f"{parsed.violation}{cut}", extra=notes)
+        oracle = lambda: _oracle_answer(package)  # noqa: E731 - the reference travels as a callable
+        if case.setting in ("stage1", "two_stage"):
+            messages = stage1_messages(package, case_id=package.instance_id)
+            verdict = _answer(package, _interaction(context, "stage1"), messages, oracle)
+            if case.setting == "two_stage" and not verdict.passed:
+                check = _stage2(package, _interaction(context, "stage2"))
+                verdict.extra["stage2"] = check.as_record()
+                verdict.extra["attribution"] = ATTRIBUTION_OF_STAGE2[check.status]
+            return verdict
+        if case.setting == "oracle_reading":
+            messages = payload_messages(package, package.instance_id, public_record(package))
+            return _answer(package, _interaction(context, "oracle_reading"), messages, oracle)
+        check = _stage2(package, _interaction(context, "stage2"))
+        if check.status != "matched" or check.structured_instance is None:
+            reason = "; ".join(check.differences[:5]) if check.differences else check.detail
+            detail = f"the Stage-2 extraction is {check.status} ({reason})"
+            raise NotEvaluable(detail, {"stage2": check.as_record()})
+        messages = payload_messages(package, package.instance_id, check.structured_instance)
+        verdict = _answer(package, _interaction(context, "verified_extraction"), messages, oracle)
+        verdict.extra["stage2"] = check.as_record()
+        return verdict
+
+
+def _answer(
+    package: packages.Package,
+    context: CaseContext,
+    messages: Sequence[Message],
+    reference: Callable[[], str],
+) -> Verdict:
+    """Ask for a Stage-1 contract answer, run it and score it; a failure gets its Table-9 class."""
+    completion = context.complete(messages, reference=reference)
+    parsed = parse_stage1(completion.text)
+    notes = {"parse_notes": list(parsed.notes), "truncated": completion.truncated}
+    value: dict[str, Any] | None = None
+    if parsed.code is None:
+        cut = " (the reply was cut off by the output limit)" if completion.truncated else ""
+        verdict = Verdict.fail("response_contract", f"{parsed.violation}{cut}", extra=notes)
+    else:
         execution = context.sandbox.run_solve(parsed.code, context.limits)
         if execution.outcome is Outcome.SANDBOX_ERROR:
             raise InfrastructureError("sandbox_error", execution.error)
@@ -102,7 +177,23 @@ class MMOptSuite:
             objective_only=context.objective_only,
         )
         verdict.extra.update(notes)
-        return verdict
+        value = execution.value
+    if not verdict.passed:
+        evidence = classify_artifact(verdict, value, package)
+        verdict.extra.update({"failure_class": evidence.failure_class, "failure_evidence": evidence.evidence})
+    return verdict
+
+
+def _stage2(package: packages.Package, context: CaseContext) -> Stage2Check:
+    """The Stage-2 follow-up; an endpoint fault leaves it unresolved ("interrupted") rather than
+    losing the Stage-1 verdict it diagnoses."""
+    try:
+        completion = context.complete(
+            stage2_messages(package, case_id=package.instance_id), reference=lambda: stage2_reference(package)
+        )
+    except AdapterError as exc:
+        return interrupted(f"{exc.kind}: {exc}")
+    return check_stage2(completion.text, package, truncated=completion.truncated)
 
 
 SUITE = MMOptSuite()

@@ -2,19 +2,21 @@
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import json
+import os
 import shutil
-import tempfile
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from benchmark.suites.mmopt.generation.jsonio import dumps_canonical
-from benchmark.suites.mmopt.generation.package import META, package_relpath, write_package
-from benchmark.suites.mmopt.generation.pipeline import GenerationError, build_instance
+from benchmark.suites.mmopt.generation.package import META, package_files, write_atomically, write_package
+from benchmark.suites.mmopt.generation.pipeline import BuiltInstance, GenerationError, build_instance
 from benchmark.suites.mmopt.generation.protocol import InstanceGenerator
 from benchmark.suites.mmopt.generation.seeds import instance_seed
 from benchmark.suites.mmopt.subcategories import all_subcategories, get_subcategory
@@ -23,19 +25,61 @@ from benchmark.suites.mmopt.subcategories.base import DIFFICULTIES, DIFFICULTY_L
 DATASET_NAME = "optbench-mmopt"
 DATASET_VERSION = "0.1.0"
 MANIFEST = "manifest.json"
+GENERATION_REPORT = "generation_report.json"
 _PNG_PREFIX = "png: "
 
 
 @dataclass
-class SubcategoryReport:
-    """What generating one subcategory took: accepted packages and every rejection by reason."""
+class DifficultyTally:
+    """Accepted packages and rejected candidates of one subcategory at one difficulty."""
 
     accepted: int = 0
     rejections: Counter[str] = field(default_factory=Counter)
 
     @property
+    def candidates(self) -> int:
+        return self.accepted + sum(self.rejections.values())
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "accepted": self.accepted,
+            "candidates": self.candidates,
+            "rejections": dict(sorted(self.rejections.items())),
+        }
+
+
+@dataclass
+class SubcategoryReport:
+    """What generating one subcategory took: accepted packages and every rejection by reason, per
+    difficulty (the dataset report's rejection table reads these from ``generation_report.json``)."""
+
+    family: str = ""
+    generator_version: str = ""
+    by_difficulty: dict[str, DifficultyTally] = field(default_factory=dict)
+
+    @property
+    def accepted(self) -> int:
+        return sum(tally.accepted for tally in self.by_difficulty.values())
+
+    @property
+    def rejections(self) -> Counter[str]:
+        total: Counter[str] = Counter()
+        for tally in self.by_difficulty.values():
+            total.update(tally.rejections)
+        return total
+
+    @property
     def attempts(self) -> int:
         return self.accepted + sum(self.rejections.values())
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "family": self.family,
+            "generator_version": self.generator_version,
+            "difficulties": {
+                d: self.by_difficulty[d].to_json() for d in DIFFICULTIES if d in self.by_difficulty
+            },
+        }
 
 
 @dataclass
@@ -80,41 +124,77 @@ def generate_dataset(
     root: Path, subcategories: Sequence[str] | None = None, per_difficulty: int = 10
 ) -> GenerationReport:
     """Generate ``per_difficulty`` packages per difficulty for each subcategory (all generators when
-    ``subcategories`` is None) under ``root`` and rewrite the manifest.
+    ``subcategories`` is None) under ``root``, then rebuild the manifest and merge this run's
+    rejection counts into ``generation_report.json``.
 
     Each subcategory's folder is replaced as a whole, so no stale package survives; packages of other
-    subcategories already under ``root`` are kept and stay in the manifest.
+    subcategories already under ``root`` are kept and stay in the manifest and the report. Several
+    calls for different subcategories may run at once on one root: the dataset-level files are
+    rebuilt under a lock and replaced atomically.
     """
     started = time.perf_counter()
     root.mkdir(parents=True, exist_ok=True)
     reports: dict[str, SubcategoryReport] = {}
     written = 0
     for generator in _generators(subcategories):
-        report = reports.setdefault(generator.name, SubcategoryReport())
+        report = reports.setdefault(
+            generator.name, SubcategoryReport(family=generator.family, generator_version=generator.version)
+        )
         folder = root / generator.family / generator.name
         if folder.exists():
             shutil.rmtree(folder)
         for difficulty in DIFFICULTIES:
+            tally = report.by_difficulty.setdefault(difficulty, DifficultyTally())
             for index in range(1, per_difficulty + 1):
                 name = instance_id(generator.id_prefix, difficulty, index)
                 built = build_instance(
                     generator, difficulty, name, instance_seed(generator.name, difficulty, index)
                 )
                 write_package(root, built, DATASET_VERSION)
-                report.accepted += 1
-                report.rejections.update(built.rejections)
+                tally.accepted += 1
+                tally.rejections.update(built.rejections)
                 written += 1
-    write_manifest(root)
+    with _root_lock(root):
+        write_manifest(root)
+        _merge_generation_report(root, reports)
     return GenerationReport(
         root=root, subcategories=reports, packages=written, seconds=time.perf_counter() - started
     )
 
 
+@contextlib.contextmanager
+def _root_lock(root: Path) -> Iterator[None]:
+    """Serialize rebuilding the dataset-level files between concurrent generators on one root.
+
+    The lock is an ``flock`` on the root directory itself, so no lock file appears in the dataset;
+    closing the descriptor releases it.
+    """
+    descriptor = os.open(root, os.O_RDONLY)
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(descriptor)
+
+
+def _read_meta(meta_path: Path) -> dict[str, Any] | None:
+    """A package's meta.json, or None when the package vanished meanwhile (another generator
+    replacing its subcategory folder; that generator rebuilds the manifest when it is done)."""
+    try:
+        meta: dict[str, Any] = json.loads(meta_path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return None
+    return meta
+
+
 def write_manifest(root: Path) -> Path:
-    """``manifest.json`` listing every package under ``root`` (found by its ``meta.json``), sorted."""
+    """``manifest.json`` listing every package under ``root`` (found by its ``meta.json``), sorted;
+    replaced atomically so a concurrent reader never sees half a manifest."""
     packages = []
     for meta_path in sorted(root.glob(f"*/*/*/*/{META}")):
-        meta = json.loads(meta_path.read_text(encoding="utf-8"))
+        meta = _read_meta(meta_path)
+        if meta is None:
+            continue
         rel = meta_path.parent.relative_to(root)
         packages.append(
             {
@@ -128,7 +208,30 @@ def write_manifest(root: Path) -> Path:
     packages.sort(key=lambda entry: entry["path"])
     manifest = {"dataset": DATASET_NAME, "version": DATASET_VERSION, "packages": packages}
     path = root / MANIFEST
-    path.write_text(dumps_canonical(manifest), encoding="utf-8")
+    write_atomically(path, dumps_canonical(manifest).encode("utf-8"))
+    return path
+
+
+def _merge_generation_report(root: Path, reports: Mapping[str, SubcategoryReport]) -> Path:
+    """Write ``generation_report.json``: this run's subcategories replace their previous entries,
+    other subcategories' entries are kept while the root still holds packages of theirs.
+
+    Only counts, no timings: the file is a deterministic function of the seeds and generators, like
+    the packages it describes.
+    """
+    path = root / GENERATION_REPORT
+    previous: dict[str, Any] = {}
+    if path.is_file():
+        previous = json.loads(path.read_text(encoding="utf-8")).get("subcategories", {})
+    present = {meta_path.parts[-4] for meta_path in root.glob(f"*/*/*/*/{META}")}
+    entries = {name: entry for name, entry in previous.items() if name in present}
+    entries.update({name: report.to_json() for name, report in reports.items()})
+    document = {
+        "dataset": DATASET_NAME,
+        "version": DATASET_VERSION,
+        "subcategories": dict(sorted(entries.items())),
+    }
+    write_atomically(path, dumps_canonical(document).encode("utf-8"))
     return path
 
 
@@ -157,9 +260,12 @@ def _without_visual_checksums(meta_text: str) -> tuple[Any, dict[str, str]]:
     return meta, visuals
 
 
-def _compare_package(label: str, stored: Path, regenerated: Path, diff: RegenerationDiff) -> None:
+def compare_package_files(label: str, stored: Path, regenerated: Mapping[str, bytes]) -> RegenerationDiff:
+    """Compare a package directory with the files its regeneration produced (``relative path →
+    bytes``, as :func:`~.package.package_files` returns them); differences are prefixed ``label``."""
+    diff = RegenerationDiff()
     stored_files = {p.relative_to(stored).as_posix() for p in stored.rglob("*") if p.is_file()}
-    new_files = {p.relative_to(regenerated).as_posix() for p in regenerated.rglob("*") if p.is_file()}
+    new_files = set(regenerated)
     for rel in sorted(stored_files - new_files):
         (diff.png if rel.endswith(".png") else diff.text).append(f"{label}: {rel} is not regenerated")
     for rel in sorted(new_files - stored_files):
@@ -167,7 +273,7 @@ def _compare_package(label: str, stored: Path, regenerated: Path, diff: Regenera
             f"{label}: {rel} is missing from the dataset"
         )
     for rel in sorted(stored_files & new_files):
-        old, new = (stored / rel).read_bytes(), (regenerated / rel).read_bytes()
+        old, new = (stored / rel).read_bytes(), regenerated[rel]
         if old == new:
             continue
         if rel.endswith(".png"):
@@ -180,41 +286,52 @@ def _compare_package(label: str, stored: Path, regenerated: Path, diff: Regenera
             # otherwise only the PNG checksums differ, which the PNG comparison reports
         else:
             diff.text.append(f"{label}: {rel} differs, {_first_difference(old.decode(), new.decode())}")
+    return diff
+
+
+def generator_for(meta: Mapping[str, Any]) -> InstanceGenerator | None:
+    """The generator plug-in of a package's subcategory, or None (unknown or scoring-only)."""
+    subcategory = get_subcategory(str(meta.get("subcategory")))
+    return subcategory if isinstance(subcategory, InstanceGenerator) else None
+
+
+def regenerate_package(generator: InstanceGenerator, meta: Mapping[str, Any]) -> BuiltInstance:
+    """Rebuild one package from the seed its ``meta.json`` records, running the whole construction
+    protocol again (so attempts rejected then must be rejected again); raises
+    :class:`~.pipeline.GenerationError` when no candidate is accepted."""
+    return build_instance(generator, str(meta["difficulty"]), str(meta["instance_id"]), int(meta["seed"]))
 
 
 def compare_regeneration(root: Path) -> RegenerationDiff:
-    """Regenerate every package listed in ``root``'s manifest from its recorded seed into a
-    temporary directory and compare file by file."""
+    """Regenerate every package listed in ``root``'s manifest from its recorded seed and compare it
+    file by file with the stored copy."""
     diff = RegenerationDiff()
     manifest_path = root / MANIFEST
     if not manifest_path.is_file():
         diff.text.append(f"{MANIFEST} is missing")
         return diff
     manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
-    with tempfile.TemporaryDirectory(prefix="mmopt-regen-") as scratch:
-        scratch_root = Path(scratch)
-        for entry in manifest.get("packages", []):
-            label = str(entry.get("path"))
-            stored = root / label
-            try:
-                meta = json.loads((stored / META).read_text(encoding="utf-8"))
-            except (OSError, ValueError) as exc:
-                diff.text.append(f"{label}: cannot read {META} ({exc})")
-                continue
-            generator = get_subcategory(str(meta.get("subcategory")))
-            if not isinstance(generator, InstanceGenerator):
-                diff.text.append(f"{label}: no generator for subcategory {meta.get('subcategory')!r}")
-                continue
-            try:
-                built = build_instance(generator, meta["difficulty"], meta["instance_id"], int(meta["seed"]))
-            except GenerationError as exc:
-                diff.text.append(f"{label}: regeneration failed ({exc})")
-                continue
-            write_package(scratch_root, built, str(meta.get("dataset_version", DATASET_VERSION)))
-            regenerated = scratch_root / package_relpath(
-                generator.family, generator.name, meta["difficulty"], meta["instance_id"]
-            )
-            _compare_package(label, stored, regenerated, diff)
+    for entry in manifest.get("packages", []):
+        label = str(entry.get("path"))
+        stored = root / label
+        try:
+            meta = json.loads((stored / META).read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            diff.text.append(f"{label}: cannot read {META} ({exc})")
+            continue
+        generator = generator_for(meta)
+        if generator is None:
+            diff.text.append(f"{label}: no generator for subcategory {meta.get('subcategory')!r}")
+            continue
+        try:
+            built = regenerate_package(generator, meta)
+        except GenerationError as exc:
+            diff.text.append(f"{label}: regeneration failed ({exc})")
+            continue
+        files = package_files(built, str(meta.get("dataset_version", DATASET_VERSION)))
+        found = compare_package_files(label, stored, files)
+        diff.text += found.text
+        diff.png += found.png
     return diff
 
 

@@ -24,6 +24,7 @@ import math
 import re
 import time
 from collections import Counter
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -159,12 +160,22 @@ def _candidate(
     visuals = generator.render(instance)  # public data only: the record's solution is not passed
     if not visuals:
         raise GenerationError(f"{generator.name} rendered no visual")
+    for problem in visual_audit_problems(generator, instance, visuals):
+        raise Rejected("visual: label audit failed", problem)
+    return BuiltInstance(record=record, artifacts=artifacts, visuals=visuals)
+
+
+def visual_audit_problems(
+    generator: InstanceGenerator, instance: Mapping[str, Any], visuals: Sequence[RenderedVisual]
+) -> list[str]:
+    """The label audit of every visual against the instance record, each problem prefixed with the
+    visual's file name; shared by generation and :mod:`.validate` so both judge a visual alike."""
     expected = generator.expected_labels(instance)
+    problems = []
     for index, visual in enumerate(visuals):
         wanted = expected if len(visuals) == 1 else [e for e in expected if _on_visual(e.key, index)]
-        for problem in label_problems(visual, wanted):
-            raise Rejected("visual: label audit failed", problem)
-    return BuiltInstance(record=record, artifacts=artifacts, visuals=visuals)
+        problems += [f"visual_{index}.png: {problem}" for problem in label_problems(visual, wanted)]
+    return problems
 
 
 def _on_visual(key: str, index: int) -> bool:

@@ -1,0 +1,82 @@
+"""The request ledger: one line per request actually sent to an endpoint, shared by all workers.
+
+Records say what each *case* cost; the ledger says what each *session* sent. Both are needed: a case
+answered from the cache costs nothing now, a prefetched request belongs to no case yet, and
+``--max-cost`` must stop every xdist worker once the session's spend, summed across processes,
+reaches the cap. The ledger lives in the run folder (``requests.jsonl``), so it is also the audit
+trail of what a run spent: "a repeated run sends zero requests" is a line count.
+
+Appends take an exclusive ``flock`` and write one whole line; readers parse only complete lines and
+remember their offset, so checking the spend before each request costs a read of the new lines only.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import threading
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+__all__ = ["LEDGER_FILE", "RequestLedger", "SessionSpend"]
+
+LEDGER_FILE = "requests.jsonl"
+
+
+@dataclass(frozen=True)
+class SessionSpend:
+    """What one session sent: requests (failed ones included), of which failed, and their cost."""
+
+    requests: int = 0
+    failed: int = 0
+    cost_usd: float = 0.0
+
+
+class RequestLedger:
+    """Appends request lines tagged with ``session`` and sums the spend of that session."""
+
+    def __init__(self, path: Path, session: str) -> None:
+        self.path = path
+        self.session = session
+        self._lock = threading.Lock()
+        self._offset = 0
+        self._totals = SessionSpend()
+
+    def append(self, entry: Mapping[str, Any]) -> None:
+        line = (json.dumps({"session": self.session, **entry}, sort_keys=True) + "\n").encode("utf-8")
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            os.write(fd, line)
+        finally:
+            fcntl.flock(fd, fcntl.LOCK_UN)
+            os.close(fd)
+
+    def spend(self) -> SessionSpend:
+        """This session's totals over every process's lines so far (reads only what is new)."""
+        with self._lock:
+            try:
+                with self.path.open("rb") as fh:
+                    fh.seek(self._offset)
+                    chunk = fh.read()
+            except FileNotFoundError:
+                return self._totals
+            complete = chunk[: chunk.rfind(b"\n") + 1]  # a line being written is read next time
+            self._offset += len(complete)
+            requests, failed, cost = self._totals.requests, self._totals.failed, self._totals.cost_usd
+            for raw in complete.splitlines():
+                try:
+                    entry = json.loads(raw)
+                except json.JSONDecodeError:
+                    continue
+                if not isinstance(entry, dict) or entry.get("session") != self.session:
+                    continue
+                requests += 1
+                failed += int(not entry.get("ok", False))
+                cost += float(entry.get("cost_usd") or 0.0)
+            self._totals = SessionSpend(requests=requests, failed=failed, cost_usd=cost)
+            return self._totals

@@ -1,0 +1,103 @@
+"""The gate in front of the network: a bound on requests in flight, the spend cap, the ledger.
+
+Every request that leaves this process for an endpoint passes :class:`GatedAdapter`, which sits
+between the response cache and the real adapter (a cache hit never reaches it). It
+
+- holds one of ``slots`` permits for the duration of the call, so this process never has more than
+  ``slots`` requests in flight, whether they come from the generation phase or from a case's own
+  follow-up turns (the plugin gives each of W xdist workers ``max_in_flight / W`` slots, so the run
+  as a whole keeps at most ``--max-in-flight``);
+- refuses to send once the session's spend, summed across workers from the ledger, has reached
+  ``--max-cost``: the case becomes ``api_error`` ("budget exhausted") and ``--resume`` runs it later.
+  The check runs before each request, so requests already in flight when the cap is crossed finish
+  (the overshoot is at most one request per slot);
+- appends each request it sent, succeeded or not, to the ledger.
+
+It keeps the inner adapter's ``describe()`` unchanged: the cache key is built from it.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+
+from adapters.base import AdapterError, Completion, CompletionRequest, ModelAdapter
+from adapters.ledger import RequestLedger
+
+__all__ = ["GatedAdapter"]
+
+
+class GatedAdapter:
+    def __init__(
+        self,
+        inner: ModelAdapter,
+        slots: int,
+        ledger: RequestLedger | None = None,
+        max_cost_usd: float | None = None,
+    ) -> None:
+        if slots < 1:
+            raise ValueError(f"a gate needs at least one slot, got {slots}")
+        self.inner = inner
+        self.name = inner.name
+        self.slots = slots
+        self.ledger = ledger
+        self.max_cost_usd = max_cost_usd
+        self._permits = threading.BoundedSemaphore(slots)
+
+    def describe(self) -> dict[str, object]:
+        return self.inner.describe()
+
+    def check_request(self, request: CompletionRequest) -> None:
+        check = getattr(self.inner, "check_request", None)
+        if callable(check):
+            check(request)
+
+    def complete(self, request: CompletionRequest) -> Completion:
+        self._check_budget(request)
+        with self._permits:
+            self._check_budget(request)  # the wait for a slot may have been long
+            started = time.perf_counter()
+            try:
+                completion = self.inner.complete(request)
+            except AdapterError as exc:
+                self._log(request, ok=False, wall_s=time.perf_counter() - started, error=str(exc))
+                raise
+            # Logged before the slot is released, so the next request's budget check sees this cost.
+            self._log(request, ok=True, wall_s=time.perf_counter() - started, completion=completion)
+        return completion
+
+    def _check_budget(self, request: CompletionRequest) -> None:
+        if self.max_cost_usd is None or self.ledger is None:
+            return
+        spent = self.ledger.spend().cost_usd
+        if spent >= self.max_cost_usd:
+            raise AdapterError(
+                f"budget exhausted: this session spent ${spent:.4f} of --max-cost ${self.max_cost_usd:g}, "
+                f"so case {request.case_key} was not sent",
+                kind="budget_exhausted",
+            )
+
+    def _log(
+        self,
+        request: CompletionRequest,
+        *,
+        ok: bool,
+        wall_s: float,
+        completion: Completion | None = None,
+        error: str | None = None,
+    ) -> None:
+        if self.ledger is None:
+            return
+        entry: dict[str, object] = {"case": request.case_key, "ok": ok, "wall_s": round(wall_s, 4)}
+        if completion is not None:
+            entry.update(
+                {
+                    "cost_usd": completion.cost_usd,
+                    "input_tokens": completion.usage.input_tokens,
+                    "output_tokens": completion.usage.output_tokens,
+                    "finish_reason": completion.finish_reason,
+                }
+            )
+        if error is not None:
+            entry["error"] = error
+        self.ledger.append(entry)

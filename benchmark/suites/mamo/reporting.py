@@ -1,0 +1,81 @@
+"""Mamo's report tables: accuracy by type with the modifier's improvement (paper Table 4) and the
+execution rate raw vs modified (Table 5), built from result records alone.
+
+Every scored sample counts once, so "overall" is weighted by question count as in Table 4.
+Samples whose raw artifact did not need the modifier keep their raw result as the modified one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from benchmark.reporting.render import Table
+from benchmark.suites.mamo.dataset import ODE, OPTIMIZATION, TYPES
+
+_CATEGORY_NAMES = {ODE: "ODE", OPTIMIZATION: "Optimization"}
+
+
+def _scored(records: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    return [
+        r
+        for r in records
+        if r.get("suite") == "mamo"
+        and r.get("outcome") in ("passed", "failed")
+        and "raw" in (r.get("scores") or {})
+    ]
+
+
+def _share(records: Sequence[Mapping[str, Any]], key: str) -> float:
+    return sum(float(r["scores"][key]) for r in records) / len(records)
+
+
+def _row(name: str, records: Sequence[Mapping[str, Any]], raw: str, modified: str) -> tuple[str, ...]:
+    before, after = _share(records, raw), _share(records, modified)
+    return (
+        name,
+        str(len(records)),
+        f"{100 * before:.2f}%",
+        f"{100 * after:.2f}%",
+        f"{100 * (after - before):+.2f}",
+    )
+
+
+def _rows(
+    records: Sequence[Mapping[str, Any]],
+    group: Callable[[Mapping[str, Any]], str],
+    order: Sequence[str],
+    raw: str,
+    modified: str,
+) -> tuple[tuple[str, ...], ...]:
+    rows = []
+    for name in order:
+        members = [r for r in records if group(r) == name]
+        if members:
+            rows.append(_row(name, members, raw, modified))
+    rows.append(_row("overall", records, raw, modified))
+    return tuple(rows)
+
+
+def report_tables(records: Sequence[Mapping[str, Any]]) -> list[Table]:
+    scored = _scored(records)
+    if not scored:
+        return []
+    headers = ("questions", "raw", "modified", "improvement")
+    accuracy = Table(
+        "Mamo accuracy by type (Table 4: raw, after the code modifier, improvement in points)",
+        ("type", *headers),
+        _rows(scored, lambda r: str(r.get("subcategory")), list(TYPES), "raw", "modified"),
+    )
+    execution = Table(
+        "Mamo execution rate (Table 5: artifacts that ran in the right format)",
+        ("category", *headers),
+        _rows(
+            scored,
+            lambda r: _CATEGORY_NAMES.get(str(r.get("family")), str(r.get("family"))),
+            list(_CATEGORY_NAMES.values()),
+            "executed_raw",
+            "executed_modified",
+        ),
+    )
+    return [accuracy, execution]

@@ -1,0 +1,225 @@
+"""The Mamo suite: ODE and LP/MILP word problems, answers checked by running the model's artifact.
+
+Per case: the k-shot prompt → the model's reply → the artifact (Python or ``.lp``) → the sandbox →
+a number compared with the answer (``comparison.py``) → when the artifact did not execute, the
+code-modifier pass (``modifier.py``) and a second score. The official verdict is the raw one (Table
+4's main numbers); the modified result is recorded beside it in ``scores`` and reported as the
+improvement (Table 4's subscripts, Table 5).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from adapters import resolve_adapter
+from adapters.base import CompletionRequest, Decoding, ModelAdapter, OracleUnavailable
+from benchmark.cases import Case, InstanceRef
+from benchmark.messages import Message
+from benchmark.reporting.render import Table
+from benchmark.suites.base import CaseContext
+from benchmark.suites.mamo import dataset, reporting
+from benchmark.suites.mamo.comparison import absolute_tolerance, answers_match
+from benchmark.suites.mamo.execution import NOT_EXECUTED, Attempt, run_lp, run_python
+from benchmark.suites.mamo.lp_solvers import SOLVERS, solver_script
+from benchmark.suites.mamo.modifier import modify
+from benchmark.suites.mamo.prompts import DEFAULT_SHOTS, MAX_SHOTS, fenced, task_messages
+from benchmark.suites.mamo.response import extract
+from benchmark.verdict import Verdict
+
+_FIXTURES = Path(__file__).resolve().parents[3] / "fixtures" / "mamo"
+
+
+def _oracle_answer(case: dataset.MamoCase) -> str:
+    if case.reference is None:
+        raise OracleUnavailable(
+            f"{case.where}: this question has no reference artifact (the public Mamo release ships "
+            "only Question and Answer), so the oracle cannot answer it; run a model instead"
+        )
+    return fenced(case.reference, ode=case.is_ode)
+
+
+class MamoSuite:
+    name = "mamo"
+    settings: tuple[str, ...] = ("fewshot",)
+    default_setting = "fewshot"
+    official_settings: tuple[str, ...] = ("fewshot",)
+
+    def __init__(self) -> None:
+        self.shots = DEFAULT_SHOTS
+        self.modifier_passes = 1
+        self.modifier: ModelAdapter | None = None
+        self.modifier_alias: str | None = None
+        self.lp_solver = "highs"
+        self._lp_script = ""
+
+    def add_options(self, group: pytest.OptionGroup) -> None:
+        group.addoption(
+            "--shots",
+            type=int,
+            default=DEFAULT_SHOTS,
+            help=f"mamo: few-shot examples (0-{MAX_SHOTS}, default 3)",
+        )
+        group.addoption(
+            "--modifier-model",
+            default=None,
+            help="mamo: model alias of the code modifier (default: the model under test itself)",
+        )
+        group.addoption(
+            "--modifier-passes",
+            type=int,
+            default=1,
+            help="mamo: code-modifier passes on failing artifacts (0 = off)",
+        )
+        group.addoption(
+            "--lp-solver",
+            choices=tuple(SOLVERS),
+            default="highs",
+            help="mamo: solver that reads the .lp files",
+        )
+
+    def configure(self, config: pytest.Config) -> None:
+        shots, passes = config.getoption("shots"), config.getoption("modifier_passes")
+        if not 0 <= shots <= MAX_SHOTS:
+            raise pytest.UsageError(f"--shots must be between 0 and {MAX_SHOTS}, got {shots}")
+        if passes < 0:
+            raise pytest.UsageError(f"--modifier-passes must be 0 or more, got {passes}")
+        self.shots, self.modifier_passes = shots, passes
+        self.lp_solver = config.getoption("lp_solver")
+        try:
+            self._lp_script = solver_script(self.lp_solver)
+        except ValueError as exc:
+            raise pytest.UsageError(f"--lp-solver: {exc}") from None
+        alias = config.getoption("modifier_model")
+        self.modifier = None
+        if alias:
+            models_file = config.getoption("models_file")
+            try:
+                self.modifier = resolve_adapter(
+                    alias,
+                    models_file=Path(models_file) if models_file else None,
+                    cache_dir=Path(config.getoption("cache_dir")),
+                    offline=config.getoption("offline"),
+                )
+            except (ValueError, OSError) as exc:
+                raise pytest.UsageError(f"--modifier-model={alias}: {exc}") from None
+        self.modifier_alias = alias
+
+    def report_tables(self, records: Sequence[Mapping[str, Any]]) -> list[Table]:
+        return reporting.report_tables(records)
+
+    def default_dataset(self) -> Path:
+        return _FIXTURES
+
+    def discover(self, root: Path) -> Sequence[InstanceRef]:
+        return dataset.discover(root)
+
+    def markers(self, instance: InstanceRef) -> tuple[str, ...]:
+        return tuple(instance.labels[name] for name in ("family", "subcategory", "difficulty"))
+
+    def hidden_paths(self, root: Path) -> tuple[Path, ...]:
+        return (root,)
+
+    def dataset_fingerprint(self, root: Path) -> dict[str, str]:
+        return dataset.fingerprint(root)
+
+    def _execute(self, artifact: str, ode: bool, context: CaseContext) -> Attempt:
+        if ode:
+            return run_python(artifact, context.sandbox, context.limits)
+        return run_lp(artifact, self._lp_script, context.sandbox, context.limits)
+
+    def _asker(
+        self, case: Case, context: CaseContext
+    ) -> Callable[[list[Message], int, Callable[[], str]], str]:
+        adapter = self.modifier or context.adapter
+
+        def ask(messages: list[Message], number: int, reference: Callable[[], str]) -> str:
+            request = CompletionRequest(
+                case_key=f"{case.key}/modify{number}",
+                messages=tuple(messages),
+                decoding=Decoding(
+                    temperature=case.temperature, max_tokens=context.max_tokens, sample_index=case.sample
+                ),
+                reference=reference,
+            )
+            completion = adapter.complete(request)
+            context.accounting.add(completion)
+            if completion.model_id not in context.model_ids:
+                context.model_ids.append(completion.model_id)
+            return completion.text
+
+        return ask
+
+    def evaluate(self, case: Case, context: CaseContext) -> Verdict:
+        if case.setting not in self.settings:
+            raise ValueError(f"mamo has no setting {case.setting!r}; choose from {', '.join(self.settings)}")
+        question = dataset.load_case(case.instance)
+        completion = context.complete(
+            task_messages(question, self.shots), reference=lambda: _oracle_answer(question)
+        )
+        answer = float(question.answer)
+        extra: dict[str, Any] = {
+            "answer": question.answer,
+            "absolute_tolerance": absolute_tolerance(question.answer),
+            "where": question.where,
+            "lp_solver": None if question.is_ode else self.lp_solver,
+            "truncated": completion.truncated,
+        }
+        extracted = extract(completion.text, ode=question.is_ode)
+        if extracted.artifact is None:
+            cut = " (the reply was cut off by the output limit)" if completion.truncated else ""
+            scores = {"raw": 0.0, "modified": 0.0, "executed_raw": 0.0, "executed_modified": 0.0}
+            return Verdict.fail(
+                "response_contract",
+                extracted.violation + cut,
+                expected_objective=answer,
+                scores=scores,
+                extra=extra,
+            )
+        raw = self._execute(extracted.artifact, question.is_ode, context)
+        final = raw
+        if raw.category in NOT_EXECUTED and self.modifier_passes > 0:
+            modified = modify(
+                extracted.artifact,
+                raw,
+                ode=question.is_ode,
+                passes=self.modifier_passes,
+                ask=self._asker(case, context),
+                execute=lambda artifact: self._execute(artifact, question.is_ode, context),
+            )
+            final = modified.attempt
+            extra["modifier"] = {
+                "model": self.modifier_alias or "self",
+                "passes": modified.passes,
+                "artifact": modified.artifact,
+            }
+        raw_correct = raw.value is not None and answers_match(raw.value, question.answer)
+        final_correct = final.value is not None and answers_match(final.value, question.answer)
+        extra["raw"] = raw.as_record()
+        extra["modified"] = final.as_record()
+        scores = {
+            "raw": float(raw_correct),
+            "modified": float(final_correct),
+            "executed_raw": float(raw.executed),
+            "executed_modified": float(final.executed),
+        }
+        common: dict[str, Any] = {
+            "valid_code": raw.executed,
+            "expected_objective": answer,
+            "returned_objective": raw.value,
+            "scores": scores,
+            "execution": {"outcome": raw.category or "ok", "wall_s": raw.wall_s, "error": raw.error},
+            "extra": extra,
+        }
+        if raw_correct:
+            return Verdict(passed=True, **common)
+        if raw.category is not None:
+            return Verdict.fail(raw.category, raw.error, **common)
+        detail = f"returned {raw.value!r}, the answer is {question.answer} (Mamo comparison rule)"
+        return Verdict.fail("wrong_objective", detail, **common)
+
+
+SUITE = MamoSuite()

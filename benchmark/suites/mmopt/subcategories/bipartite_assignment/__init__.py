@@ -1,0 +1,29 @@
+"""Bipartite assignment (location_covering_assignment family, prefix ``ba``).
+
+Visual: a worker × task matrix of costs (or values) with forbidden pairs crossed out. The model
+returns the optimal total (minimum cost or maximum value, as the task text says) and the assignment
+``{worker: task}``.
+"""
+
+from __future__ import annotations
+
+from benchmark.suites.mmopt.generation.modular import ModularSubcategory
+from benchmark.suites.mmopt.subcategories.bipartite_assignment import (
+    generator,
+    renderer,
+    templates,
+    validator,
+)
+
+SUBCATEGORY = ModularSubcategory(
+    family="location_covering_assignment",
+    name="bipartite_assignment",
+    id_prefix="ba",
+    version="bipartite_assignment/1.0.0",
+    generator=generator,
+    templates=templates,
+    renderer=renderer,
+    validator=validator,
+)
+
+__all__ = ["SUBCATEGORY"]

@@ -1,0 +1,216 @@
+"""Bipartite assignment instances (location/covering/assignment family).
+
+Workers are assigned one-to-one to tasks. Easy instances are balanced, fully compatible and
+minimize cost. Medium and hard instances have more tasks than workers (every worker gets exactly
+one task, a task at most one worker), forbidden worker–task pairs (a sparse compatibility graph)
+and either minimize total cost or maximize total value; the instance records which.
+
+Weights are a worker effect plus a task effect plus noise, so workers tend to agree on which tasks
+are good and compete for them. The verified optimum must then be a real optimization result: the
+"best remaining pair first" greedy must be strictly worse (or get stuck on the forbidden pairs).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from scipy.optimize import linear_sum_assignment, linprog
+
+from benchmark.suites.mmopt.generation.protocol import ReferenceSolution, Rejected
+
+MINIMIZE = "minimize"
+MAXIMIZE = "maximize"
+
+
+@dataclass(frozen=True)
+class Regime:
+    """Worker and task counts (inclusive), forbidden-pair share, senses drawn, weight model."""
+
+    workers: tuple[int, int]
+    extra_tasks: tuple[int, int]  # tasks beyond the worker count
+    forbidden_share: tuple[float, float]
+    senses: tuple[str, ...]
+    worker_effect: tuple[int, int]
+    task_effect: tuple[int, int]
+    noise: tuple[int, int]
+
+
+REGIMES: dict[str, Regime] = {
+    "easy": Regime(
+        workers=(5, 5),
+        extra_tasks=(0, 0),
+        forbidden_share=(0.0, 0.0),
+        senses=(MINIMIZE,),
+        worker_effect=(0, 8),
+        task_effect=(2, 14),
+        noise=(0, 25),
+    ),
+    "medium": Regime(
+        workers=(7, 8),
+        extra_tasks=(1, 2),
+        forbidden_share=(0.12, 0.22),
+        senses=(MINIMIZE, MAXIMIZE),
+        worker_effect=(0, 10),
+        task_effect=(2, 18),
+        noise=(0, 35),
+    ),
+    "hard": Regime(
+        workers=(11, 12),
+        extra_tasks=(2, 3),
+        forbidden_share=(0.18, 0.28),
+        senses=(MINIMIZE, MAXIMIZE),
+        worker_effect=(0, 12),
+        task_effect=(2, 20),
+        noise=(0, 45),
+    ),
+}
+
+
+@dataclass(frozen=True)
+class Structure:
+    sense: str
+    workers: tuple[str, ...]
+    tasks: tuple[str, ...]
+    forbidden: frozenset[tuple[str, str]]
+
+
+def sample_structure(rng: random.Random, difficulty: str) -> Structure:
+    regime = REGIMES[difficulty]
+    workers = tuple(f"W{i}" for i in range(1, rng.randint(*regime.workers) + 1))
+    tasks = tuple(f"T{j}" for j in range(1, len(workers) + rng.randint(*regime.extra_tasks) + 1))
+    pairs = [(w, t) for w in workers for t in tasks]
+    share = rng.uniform(*regime.forbidden_share)
+    forbidden = frozenset(rng.sample(pairs, round(share * len(pairs))))
+    return Structure(sense=rng.choice(regime.senses), workers=workers, tasks=tasks, forbidden=forbidden)
+
+
+def instantiate(rng: random.Random, structure: Structure, difficulty: str) -> dict[str, Any]:
+    regime = REGIMES[difficulty]
+    worker_effect = {w: rng.randint(*regime.worker_effect) for w in structure.workers}
+    task_effect = {t: rng.randint(*regime.task_effect) for t in structure.tasks}
+    weights: dict[str, dict[str, int]] = {}
+    for w in structure.workers:
+        weights[w] = {
+            t: worker_effect[w] + task_effect[t] + rng.randint(*regime.noise)
+            for t in structure.tasks
+            if (w, t) not in structure.forbidden
+        }
+    return {
+        "problem": "bipartite_assignment",
+        "sense": structure.sense,
+        "measure": "cost" if structure.sense == MINIMIZE else "value",
+        "workers": list(structure.workers),
+        "tasks": list(structure.tasks),
+        "weights": weights,
+        "forbidden": sorted([w, t] for w, t in structure.forbidden),
+    }
+
+
+def structural_problems(instance: Mapping[str, Any], difficulty: str) -> list[str]:
+    regime = REGIMES[difficulty]
+    workers, tasks, weights = instance["workers"], instance["tasks"], instance["weights"]
+    problems = []
+    if not regime.workers[0] <= len(workers) <= regime.workers[1] or len(tasks) < len(workers):
+        problems.append("structure: worker or task count outside the regime")
+    if any(len(weights[w]) < 2 for w in workers):
+        problems.append("structure: a worker has fewer than two compatible tasks")
+    if any(not any(t in weights[w] for w in workers) for t in tasks):
+        problems.append("structure: a task has no compatible worker")
+    if any(value < 1 for row in weights.values() for value in row.values()):
+        problems.append("structure: a weight is not positive")
+    return problems
+
+
+def weight_matrix(instance: Mapping[str, Any], forbidden: float) -> np.ndarray:
+    """Workers × tasks weights with ``forbidden`` in the cells of forbidden pairs."""
+    matrix = np.full((len(instance["workers"]), len(instance["tasks"])), forbidden, dtype=float)
+    column = {t: j for j, t in enumerate(instance["tasks"])}
+    for i, w in enumerate(instance["workers"]):
+        for t, value in instance["weights"][w].items():
+            matrix[i, column[t]] = value
+    return matrix
+
+
+def reference_solve(instance: Mapping[str, Any]) -> ReferenceSolution:
+    """The Hungarian-type shortest augmenting path algorithm of SciPy (exact); forbidden pairs
+    carry an infinite cost (minus infinity when maximizing), which it never selects."""
+    maximize = instance["sense"] == MAXIMIZE
+    matrix = weight_matrix(instance, -np.inf if maximize else np.inf)
+    try:
+        rows, cols = linear_sum_assignment(matrix, maximize=maximize)
+    except ValueError as exc:
+        raise Rejected("structure: no assignment of every worker exists", str(exc)) from None
+    workers, tasks = instance["workers"], instance["tasks"]
+    assignment = {workers[i]: tasks[j] for i, j in zip(rows, cols, strict=True)}
+    total = int(sum(instance["weights"][w][t] for w, t in assignment.items()))
+    solution = {
+        "status": "optimal",
+        "objective_value": total,
+        "objective_exact": total,
+        "assignment": assignment,
+    }
+    return ReferenceSolution(
+        solution=solution, method="scipy.optimize.linear_sum_assignment (shortest augmenting paths)"
+    )
+
+
+def cross_check(instance: Mapping[str, Any]) -> tuple[str, float]:
+    """The LP over the assignment polytope (HiGHS through SciPy) on the compatible pairs only: each
+    worker exactly one task, each task at most one worker. The constraint matrix is the incidence
+    matrix of a bipartite graph, totally unimodular, so the LP optimum is the integer optimum."""
+    workers, tasks = instance["workers"], instance["tasks"]
+    pairs = [(i, j, instance["weights"][w][t]) for i, w in enumerate(workers) for j, t in enumerate(tasks)
+             if t in instance["weights"][w]]  # fmt: skip
+    sign = -1.0 if instance["sense"] == MAXIMIZE else 1.0
+    worker_rows = np.zeros((len(workers), len(pairs)))
+    task_rows = np.zeros((len(tasks), len(pairs)))
+    for k, (i, j, _) in enumerate(pairs):
+        worker_rows[i, k] = 1.0
+        task_rows[j, k] = 1.0
+    result = linprog(
+        c=[sign * value for _, _, value in pairs],
+        A_eq=worker_rows,
+        b_eq=np.ones(len(workers)),
+        A_ub=task_rows,
+        b_ub=np.ones(len(tasks)),
+        bounds=(0.0, 1.0),
+        method="highs",
+    )
+    if result.status != 0:
+        raise Rejected("cross-check: LP did not solve", str(result.message))
+    return "scipy.optimize.linprog (HiGHS LP over the assignment polytope)", round(
+        sign * float(result.fun), 6
+    )
+
+
+def greedy_total(instance: Mapping[str, Any]) -> int | None:
+    """Best remaining compatible pair first (cheapest, or most valuable); ``None`` if it strands a
+    worker with no free compatible task."""
+    maximize = instance["sense"] == MAXIMIZE
+    pairs = sorted(
+        (-value if maximize else value, w, t)
+        for w, row in instance["weights"].items()
+        for t, value in row.items()
+    )
+    used_workers: set[str] = set()
+    used_tasks: set[str] = set()
+    total = 0
+    for _, w, t in pairs:
+        if w not in used_workers and t not in used_tasks:
+            used_workers.add(w)
+            used_tasks.add(t)
+            total += instance["weights"][w][t]
+    return total if len(used_workers) == len(instance["workers"]) else None
+
+
+def solution_problems(
+    instance: Mapping[str, Any], reference: ReferenceSolution, difficulty: str
+) -> list[str]:
+    greedy = greedy_total(instance)
+    if greedy is not None and greedy == reference.solution["objective_exact"]:
+        return ["nontrivial: the best-pair-first greedy is optimal"]
+    return []

@@ -1,0 +1,33 @@
+"""Time-expanded multi-period network flow (network_optimization family, ``tempnf``).
+
+The official release names this subcategory ``time-expanded_multi-period_network_flow``; a hyphen
+cannot appear in a Python package name, so the folder is ``time_expanded_multi_period_network_flow``
+while ``name`` (the registry key and the dataset folder) keeps the official spelling.
+
+Visuals: the base network with letter-named arcs (visual_0), the per-period arc table (visual_1)
+and the node table of per-period net supplies, storage capacities and holding costs (visual_2). The
+model returns the minimum cost, the flows per period and the stock carried between periods.
+"""
+
+from __future__ import annotations
+
+from benchmark.suites.mmopt.generation.modular import ModularSubcategory
+from benchmark.suites.mmopt.subcategories.time_expanded_multi_period_network_flow import (
+    generator,
+    renderer,
+    templates,
+    validator,
+)
+
+SUBCATEGORY = ModularSubcategory(
+    family="network_optimization",
+    name="time-expanded_multi-period_network_flow",
+    id_prefix="tempnf",
+    version="time-expanded_multi-period_network_flow/1.0.0",
+    generator=generator,
+    templates=templates,
+    renderer=renderer,
+    validator=validator,
+)
+
+__all__ = ["SUBCATEGORY"]

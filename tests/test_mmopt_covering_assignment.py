@@ -1,0 +1,387 @@
+"""Set covering/partitioning, bipartite assignment and generalized assignment: generators,
+validators, table visuals and the shipped packages.
+
+Real solvers throughout (CP-SAT, SciPy's assignment solver, HiGHS), the shipped ``solver_ref.py``
+files run as subprocesses the way an auditor runs them.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+import statistics
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from benchmark.suites.mmopt.generation import InstanceGenerator, build_instance
+from benchmark.suites.mmopt.generation.package import package_files
+from benchmark.suites.mmopt.generation.pipeline import text_value_problems
+from benchmark.suites.mmopt.generation.protocol import ReferenceSolution
+from benchmark.suites.mmopt.generation.rendering import label_problems
+from benchmark.suites.mmopt.generation.seeds import instance_seed
+from benchmark.suites.mmopt.generation.tables import Table, TableCell, render_tables
+from benchmark.suites.mmopt.subcategories import get_subcategory
+from benchmark.suites.mmopt.subcategories.base import DIFFICULTIES
+from benchmark.suites.mmopt.subcategories.bipartite_assignment import generator as ba_generator
+from benchmark.suites.mmopt.subcategories.generalized_assignment_problem import generator as gap_generator
+from benchmark.suites.mmopt.subcategories.set_covering_partitioning import generator as scp_generator
+
+ROOT = Path(__file__).resolve().parents[1] / "fixtures" / "mmopt"
+FAMILY = "location_covering_assignment"
+PREFIXES = {
+    "set_covering_partitioning": "scp",
+    "bipartite_assignment": "ba",
+    "generalized_assignment_problem": "gap",
+}
+SUBCATEGORIES = tuple(PREFIXES)
+
+
+def _generator(name: str) -> InstanceGenerator:
+    subcategory = get_subcategory(name)
+    assert isinstance(subcategory, InstanceGenerator)
+    return subcategory
+
+
+def _packages(name: str | None = None) -> list[Path]:
+    manifest = ROOT / "manifest.json"
+    if not manifest.is_file():
+        return []
+    entries = json.loads(manifest.read_text())["packages"]
+    wanted = [name] if name else SUBCATEGORIES
+    return [ROOT / e["path"] for e in entries if e["family"] == FAMILY and e["subcategory"] in wanted]
+
+
+def _load(package: Path, rel: str) -> Any:
+    return json.loads((package / rel).read_text())
+
+
+def _instance(name: str, difficulty: str, index: int = 1) -> tuple[dict[str, Any], dict[str, Any]]:
+    package = ROOT / FAMILY / name / difficulty / f"{PREFIXES[name]}_{difficulty[0]}_{index:03d}"
+    if not package.is_dir():
+        pytest.skip(f"{package.name} has not been generated")
+    return _load(package, "ground_truth/instance_data.json"), _load(package, "ground_truth/solution_ref.json")
+
+
+# ------------------------------------------------------------------------------------------------
+# registry and determinism
+
+
+@pytest.mark.parametrize("name", SUBCATEGORIES)
+def test_registered_in_the_family_with_the_official_prefix(name):
+    generator = _generator(name)
+    assert (generator.family, generator.name, generator.id_prefix) == (FAMILY, name, PREFIXES[name])
+
+
+@pytest.mark.parametrize("name", SUBCATEGORIES)
+def test_same_seed_same_bytes(name):
+    generator = _generator(name)
+    seed = instance_seed(name, "hard", 4)
+    first = package_files(build_instance(generator, "hard", "x_001", seed), "test")
+    second = package_files(build_instance(generator, "hard", "x_001", seed), "test")
+    assert first.keys() == second.keys()
+    for rel in first:
+        assert first[rel] == second[rel], rel
+    other = package_files(build_instance(generator, "hard", "x_001", seed + 1), "test")
+    assert other["ground_truth/instance_data.json"] != first["ground_truth/instance_data.json"]
+
+
+@pytest.mark.parametrize("name", SUBCATEGORIES)
+def test_shipped_package_regenerates_from_its_seed(name):
+    """The medium package 002 rebuilt from the seed in its meta.json: every text and JSON file
+    identical (PNG bytes may legitimately drift with the matplotlib version)."""
+    package = ROOT / FAMILY / name / "medium" / f"{PREFIXES[name]}_m_002"
+    if not package.is_dir():
+        pytest.skip("fixtures not generated")
+    meta = _load(package, "meta.json")
+    built = build_instance(_generator(name), "medium", meta["instance_id"], meta["seed"])
+    files = package_files(built, meta["dataset_version"])
+    for rel, data in files.items():
+        if rel.endswith(".png") or rel == "meta.json":
+            continue
+        assert (package / rel).read_bytes() == data, rel
+    regenerated_meta = json.loads(files["meta.json"])
+    regenerated_meta.pop("checksums")
+    meta.pop("checksums")
+    assert regenerated_meta == meta
+
+
+# ------------------------------------------------------------------------------------------------
+# validators: accept the reference, catch planted faults
+
+
+def test_set_covering_validator():
+    instance, solution = _instance("set_covering_partitioning", "hard", 1)
+    check = _generator("set_covering_partitioning").check_solution
+    verdict = check(instance, solution)
+    assert verdict.feasible and verdict.objective == solution["objective_value"]
+    chosen = solution["selected"]
+    costs = {s["id"]: s["cost"] for s in instance["subsets"]}
+    as_dict = {s["id"]: int(s["id"] in chosen) for s in instance["subsets"]}
+    assert check(instance, {"selected": as_dict}).feasible
+    assert check(instance, {"selected": [int(name[1:]) for name in chosen]}).feasible
+
+    dropped = check(instance, {"selected": chosen[1:]})
+    assert not dropped.feasible and any("is not covered" in p for p in dropped.problems)
+    assert dropped.objective == solution["objective_value"] - costs[chosen[0]]
+    unknown = check(instance, {"selected": [*chosen, "S999"]})
+    assert not unknown.feasible and "unknown subset 'S999'" in unknown.problems
+    lying = check(instance, {"selected": chosen, "objective_value": solution["objective_value"] - 1})
+    assert not lying.feasible and any("reported objective" in p for p in lying.problems)
+    assert not check(instance, {}).feasible
+
+    extra = next(s["id"] for s in instance["subsets"] if s["id"] not in chosen)
+    with_extra = check(instance, {"selected": [*chosen, extra]})
+    assert with_extra.objective == solution["objective_value"] + costs[extra]
+    if instance["variant"] == "partitioning":
+        assert not with_extra.feasible and any("exactly once" in p for p in with_extra.problems)
+    else:
+        assert with_extra.feasible
+
+
+def test_set_partitioning_rejects_double_cover_that_covering_accepts():
+    instance, _ = _instance("set_covering_partitioning", "hard", 1)
+    check = _generator("set_covering_partitioning").check_solution
+    everything = [s["id"] for s in instance["subsets"]]
+    covering = {**instance, "variant": "covering"}
+    partitioning = {**instance, "variant": "partitioning"}
+    assert check(covering, {"selected": everything}).feasible
+    assert not check(partitioning, {"selected": everything}).feasible
+
+
+def test_bipartite_assignment_validator():
+    instance, solution = _instance("bipartite_assignment", "hard", 1)
+    check = _generator("bipartite_assignment").check_solution
+    verdict = check(instance, solution)
+    assert verdict.feasible and verdict.objective == solution["objective_value"]
+    assignment = solution["assignment"]
+    as_pairs = [[w, t] for w, t in assignment.items()]
+    assert check(instance, {"assignment": as_pairs, "objective_value": solution["objective_value"]}).feasible
+
+    w1, w2 = instance["workers"][:2]
+    shared = check(instance, {"assignment": {**assignment, w2: assignment[w1]}})
+    assert not shared.feasible and any("given to both" in p for p in shared.problems)
+    worker, task = instance["forbidden"][0]
+    free = {**assignment, worker: task}
+    forbidden = check(instance, {"assignment": free})
+    assert not forbidden.feasible and any("forbidden pair" in p for p in forbidden.problems)
+    missing = check(instance, {"assignment": {w: t for w, t in assignment.items() if w != w1}})
+    assert not missing.feasible and f"worker {w1} is not assigned" in missing.problems
+    unknown = check(instance, {"assignment": {**assignment, w1: "T99"}})
+    assert not unknown.feasible
+    lying = check(instance, {"assignment": assignment, "objective_value": solution["objective_value"] + 3})
+    assert not lying.feasible
+
+
+def test_generalized_assignment_validator():
+    instance, solution = _instance("generalized_assignment_problem", "hard", 1)
+    check = _generator("generalized_assignment_problem").check_solution
+    verdict = check(instance, solution)
+    assert verdict.feasible and verdict.objective == solution["objective_value"]
+    assignment = solution["assignment"]
+    assert check(instance, {"assignment": {j[1:]: a[1:] for j, a in assignment.items()}}).feasible
+
+    everything_to_one = check(
+        instance, {"assignment": dict.fromkeys(instance["jobs"], instance["agents"][0])}
+    )
+    assert not everything_to_one.feasible and any(
+        "above its capacity" in p for p in everything_to_one.problems
+    )
+    first = instance["jobs"][0]
+    missing = check(instance, {"assignment": {j: a for j, a in assignment.items() if j != first}})
+    assert not missing.feasible and f"job {first} is not assigned" in missing.problems
+    unknown = check(instance, {"assignment": {**assignment, first: "A42"}})
+    assert not unknown.feasible
+    lying = check(instance, {"assignment": assignment, "objective_value": solution["objective_value"] - 1})
+    assert not lying.feasible
+
+
+# ------------------------------------------------------------------------------------------------
+# nontriviality helpers on hand-made instances
+
+
+def _scp(variant: str, subsets: list[tuple[int, list[str]]]) -> dict[str, Any]:
+    elements = sorted({e for _, members in subsets for e in members})
+    return {
+        "variant": variant,
+        "elements": elements,
+        "subsets": [{"id": f"S{i}", "cost": c, "elements": m} for i, (c, m) in enumerate(subsets, 1)],
+    }
+
+
+def test_greedy_set_cover_is_fooled_by_a_cheap_large_subset():
+    """Greedy takes the big subset (lowest cost per element) and then needs two more; the two
+    halves alone are cheaper."""
+    instance = _scp("covering", [(5, ["a", "b", "c", "d"]), (4, ["a", "b", "e"]), (4, ["c", "d", "f"]),
+                                 (4, ["e"]), (4, ["f"])])  # fmt: skip
+    reference = scp_generator.reference_solve(instance)
+    assert reference.solution["objective_exact"] == 8
+    assert scp_generator.greedy_cost(instance) == 13
+    assert scp_generator.solution_problems(instance, reference, "hard") == []
+    stuck = _scp("partitioning", [(2, ["a", "b", "c"]), (3, ["a", "d"]), (3, ["b", "c", "e"])])
+    assert scp_generator.reference_solve(stuck).solution["selected"] == ["S2", "S3"]
+    assert scp_generator.greedy_cost(stuck) is None
+
+
+def test_greedy_assignment_and_cheapest_agent_checks():
+    instance = {
+        "sense": "minimize",
+        "workers": ["W1", "W2"],
+        "tasks": ["T1", "T2"],
+        "weights": {"W1": {"T1": 1, "T2": 2}, "W2": {"T1": 2, "T2": 9}},
+        "forbidden": [],
+    }
+    reference = ba_generator.reference_solve(instance)
+    assert reference.solution["assignment"] == {"W1": "T2", "W2": "T1"}
+    assert ba_generator.greedy_total(instance) == 10
+    assert ba_generator.solution_problems(instance, reference, "easy") == []
+
+    gap = {
+        "agents": ["A1", "A2"],
+        "jobs": ["J1", "J2"],
+        "cost": {"A1": {"J1": 1, "J2": 1}, "A2": {"J1": 5, "J2": 5}},
+        "resource_use": {"A1": {"J1": 3, "J2": 3}, "A2": {"J1": 3, "J2": 3}},
+        "capacity": {"A1": 4, "A2": 4},
+    }
+    assert gap_generator.overloaded_by_cheapest(gap) == ["A1"]
+    loose = {**gap, "capacity": {"A1": 6, "A2": 4}}
+    assert gap_generator.overloaded_by_cheapest(loose) == []
+    solved = gap_generator.reference_solve(loose)
+    assert gap_generator.solution_problems(loose, solved, "easy")
+
+
+# ------------------------------------------------------------------------------------------------
+# table visuals
+
+
+def test_table_refuses_digits_in_decorative_text():
+    table = Table("Costs", "row", [TableCell("c1")], [TableCell("r", key="row:r")], [[TableCell("", None)]])
+    with pytest.raises(ValueError, match="decorative"):
+        render_tables([table])
+    with pytest.raises(ValueError, match="note"):
+        render_tables([Table("Costs", "row", [], [], [])], ["take 3"])
+
+
+@pytest.mark.parametrize("name", SUBCATEGORIES)
+def test_label_audit_catches_an_extra_and_a_changed_value(name):
+    """Render from a tampered record and audit against the true record: the audit names the cell."""
+    instance, _ = _instance(name, "medium", 1)
+    generator = _generator(name)
+    expected = generator.expected_labels(instance)
+    clean = generator.render(instance)
+    for index, visual in enumerate(clean):
+        wanted = expected if len(clean) == 1 else [e for e in expected if e.key.startswith(f"v{index}/")]
+        assert label_problems(visual, wanted) == []
+    tampered = copy.deepcopy(instance)
+    if name == "set_covering_partitioning":
+        subset = tampered["subsets"][0]
+        subset["elements"].append(next(e for e in instance["elements"] if e not in subset["elements"]))
+        subset["cost"] += 1
+    elif name == "bipartite_assignment":
+        worker = instance["workers"][0]
+        task = next(iter(tampered["weights"][worker]))
+        tampered["weights"][worker][task] += 1
+        forbidden_worker, forbidden_task = instance["forbidden"][0]
+        tampered["weights"][forbidden_worker][forbidden_task] = 7  # a forbidden cell now shows a number
+    else:
+        tampered["capacity"][instance["agents"][0]] += 1
+    problems = [p for visual in generator.render(tampered) for p in label_problems(visual, expected)]
+    assert any("drawn as" in p for p in problems), problems
+    if name == "set_covering_partitioning":
+        assert any("drawn but not part of the public record" in p for p in problems)
+    if name == "bipartite_assignment":
+        assert any(f"pair:{forbidden_worker}/{forbidden_task} drawn as '7'" in p for p in problems)
+
+
+# ------------------------------------------------------------------------------------------------
+# shipped packages
+
+
+def test_thirty_packages_per_subcategory():
+    for name in SUBCATEGORIES:
+        packages = _packages(name)
+        if not packages:
+            pytest.skip("fixtures not generated")
+        counts = {d: sum(p.parts[-2] == d for p in packages) for d in DIFFICULTIES}
+        assert counts == dict.fromkeys(DIFFICULTIES, 10), name
+
+
+@pytest.mark.parametrize("package", _packages(), ids=lambda p: p.name)
+def test_shipped_package_is_verified_and_nontrivial(package):
+    meta = _load(package, "meta.json")
+    for rel, digest in meta["checksums"].items():
+        assert hashlib.sha256((package / rel).read_bytes()).hexdigest() == digest, rel
+    assert len(meta["visuals"]) == len(list((package / "visuals").glob("visual_*.png")))
+    name, difficulty = meta["subcategory"], meta["difficulty"]
+    generator = _generator(name)
+    instance = _load(package, "ground_truth/instance_data.json")
+    solution = _load(package, "ground_truth/solution_ref.json")
+    assert solution["status"] == "optimal" and solution["objective_value"] == solution["objective_exact"]
+    _, independent = generator.cross_check(instance)
+    assert independent == pytest.approx(solution["objective_value"], abs=1e-6)
+    check = generator.check_solution(instance, solution)
+    assert check.feasible, check.problems
+    assert check.objective == solution["objective_value"]
+    reference = ReferenceSolution(solution=solution, method="shipped")
+    assert generator.solution_problems(instance, reference, difficulty) == []
+    task = (package / "task_input.txt").read_text()
+    assert text_value_problems(task, generator.visual_values(instance), solution["objective_value"]) == []
+    assert all(f"visual_{i}.png" in task for i in range(len(meta["visuals"])))
+    task = " ".join(task.split())
+    decision = {"set_covering_partitioning": '"selected"'}.get(name, '"assignment"')
+    assert decision in task and '"objective_value"' in task
+    if name == "set_covering_partitioning":
+        assert ("exactly one selected subset" in task) == (instance["variant"] == "partitioning")
+    if name == "bipartite_assignment":
+        assert ("maximize the total value" in task) == (instance["sense"] == "maximize")
+
+
+@pytest.mark.parametrize("name", SUBCATEGORIES)
+def test_formulation_size_grows_with_difficulty(name):
+    packages = _packages(name)
+    if not packages:
+        pytest.skip("fixtures not generated")
+    sizes: dict[str, list[dict[str, int]]] = {d: [] for d in DIFFICULTIES}
+    for package in packages:
+        meta = _load(package, "meta.json")
+        sizes[meta["difficulty"]].append(meta["formulation_size"])
+    for key in ("variables", "constraints"):
+        easy, medium, hard = ([s[key] for s in sizes[d]] for d in DIFFICULTIES)
+        assert max(easy) < min(medium) and max(medium) < min(hard), key
+        assert statistics.median(easy) < statistics.median(medium) < statistics.median(hard)
+
+
+def _run_solver_ref(package: Path, cwd: Path) -> dict[str, Any]:
+    completed = subprocess.run(
+        [sys.executable, str(package / "ground_truth" / "solver_ref.py")],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert completed.returncode == 0, completed.stderr[-2000:]
+    return json.loads(completed.stdout.strip().splitlines()[-1])
+
+
+def test_shipped_solver_refs_reproduce_the_optimum(tmp_path):
+    """Each solver_ref.py runs on its own (cwd outside the package, nothing read from disk) and
+    returns the verified optimum with decisions the validator accepts."""
+    packages = _packages()
+    if not packages:
+        pytest.skip("fixtures not generated")
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        results = list(pool.map(lambda p: _run_solver_ref(p, tmp_path), packages))
+    for package, result in zip(packages, results, strict=True):
+        solution = _load(package, "ground_truth/solution_ref.json")
+        instance = _load(package, "ground_truth/instance_data.json")
+        assert result["status"] == "optimal"
+        assert result["objective_value"] == solution["objective_value"], package.name
+        assert _generator(package.parts[-3]).check_solution(instance, result).feasible, package.name
+        source = (package / "ground_truth/solver_ref.py").read_text()
+        assert "open(" not in source and "instance_data" not in source

@@ -1,0 +1,320 @@
+"""The location subcategories (facility_location, p_median_center): generation, validators, fixtures.
+
+Real solvers throughout (HiGHS through SciPy for the references, SCIP through OR-Tools and
+exhaustive enumeration for the cross-checks); the shipped ``solver_ref.py`` files run as
+subprocesses. Validator faults are planted into copies of real shipped solutions.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import statistics
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from benchmark.suites.mmopt.generation import InstanceGenerator, build_instance
+from benchmark.suites.mmopt.generation.package import package_files
+from benchmark.suites.mmopt.generation.pipeline import text_value_problems
+from benchmark.suites.mmopt.generation.protocol import ReferenceSolution
+from benchmark.suites.mmopt.generation.rendering import label_problems
+from benchmark.suites.mmopt.generation.seeds import instance_seed
+from benchmark.suites.mmopt.generation.spatial import resolve_name
+from benchmark.suites.mmopt.subcategories import get_subcategory
+from benchmark.suites.mmopt.subcategories.base import DIFFICULTIES
+from benchmark.suites.mmopt.subcategories.facility_location.generator import covers, facility_loads
+
+FAMILY = "location_covering_assignment"
+ROOT = Path(__file__).resolve().parents[1] / "fixtures" / "mmopt" / FAMILY
+SUBCATEGORIES = {"facility_location": "fl", "p_median_center": "pmc"}
+
+
+def _generator(name: str) -> InstanceGenerator:
+    subcategory = get_subcategory(name)
+    assert isinstance(subcategory, InstanceGenerator)
+    return subcategory
+
+
+def _packages(name: str | None = None) -> list[Path]:
+    names = [name] if name else list(SUBCATEGORIES)
+    return sorted(p.parent for n in names for p in (ROOT / n).glob("*/*/meta.json"))
+
+
+def _load(package: Path) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+    def read(rel: str) -> dict[str, Any]:
+        return json.loads((package / rel).read_text())
+
+    return read("ground_truth/instance_data.json"), read("ground_truth/solution_ref.json"), read("meta.json")
+
+
+def _case(name: str, difficulty: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    packages = [p for p in _packages(name) if p.parent.name == difficulty]
+    if not packages:
+        pytest.skip(f"{name} fixtures not generated")
+    instance, solution, _ = _load(packages[0])
+    return instance, solution
+
+
+# ------------------------------------------------------------------------------------------------
+# registry and determinism
+
+
+def test_both_subcategories_are_registered_in_the_family():
+    for name, prefix in SUBCATEGORIES.items():
+        generator = _generator(name)
+        assert (generator.family, generator.name, generator.id_prefix) == (FAMILY, name, prefix)
+
+
+@pytest.mark.parametrize("name", SUBCATEGORIES)
+@pytest.mark.parametrize("difficulty", DIFFICULTIES)
+def test_same_seed_same_bytes(name, difficulty):
+    generator = _generator(name)
+    seed = instance_seed(name, difficulty, 3)
+    first = package_files(build_instance(generator, difficulty, "x_003", seed), "test")
+    second = package_files(build_instance(generator, difficulty, "x_003", seed), "test")
+    assert first.keys() == second.keys()
+    assert {"visuals/visual_0.png", "visuals/visual_1.png"} <= first.keys()
+    for rel in first:
+        assert first[rel] == second[rel], rel
+    other = package_files(build_instance(generator, difficulty, "x_003", seed + 1), "test")
+    assert other["ground_truth/instance_data.json"] != first["ground_truth/instance_data.json"]
+
+
+def test_resolve_name_accepts_case_and_bare_numbers_only_when_unambiguous():
+    names = ["F1", "F2", "F10"]
+    assert resolve_name("F10", names) == "F10"
+    assert resolve_name(" f2 ", names) == "F2"
+    assert resolve_name(10, names) == "F10"
+    assert resolve_name("2", names) == "F2"
+    assert resolve_name("F3", names) is None
+    assert resolve_name(True, names) is None
+    assert resolve_name(1, ["F1", "C1"]) is None  # two prefixes: a bare number is ambiguous
+
+
+# ------------------------------------------------------------------------------------------------
+# facility-location validator
+
+
+FL = _generator("facility_location")
+
+
+def test_fl_reference_passes_and_objective_is_recomputed():
+    instance, solution = _case("facility_location", "hard")
+    check = FL.check_solution(instance, solution)
+    assert check.feasible, check.problems
+    assert check.objective == solution["objective_value"]
+    numeric = {
+        "open_facilities": [int(name[1:]) for name in solution["open_facilities"]],
+        "assignment": {c: f.lower() for c, f in solution["assignment"].items()},
+    }
+    assert FL.check_solution(instance, numeric).objective == solution["objective_value"]
+
+
+def test_fl_closed_facility_used():
+    instance, solution = _case("facility_location", "medium")
+    broken = copy.deepcopy(solution)
+    customer, facility = next(iter(broken["assignment"].items()))
+    broken["open_facilities"].remove(facility)
+    problems = FL.check_solution(instance, broken).problems
+    assert f"customer {customer} assigned to closed facility {facility}" in problems
+
+
+def test_fl_out_of_coverage():
+    instance, solution = _case("facility_location", "hard")
+    broken = copy.deepcopy(solution)
+    customer, facility = next(
+        (c, f) for c in instance["customers"] for f in instance["facilities"] if not covers(f, c)
+    )
+    broken["assignment"][customer["name"]] = facility["name"]
+    broken["open_facilities"].append(facility["name"])
+    check = FL.check_solution(instance, broken)
+    assert not check.feasible
+    assert (
+        f"customer {customer['name']} lies outside the coverage radius of {facility['name']}"
+        in check.problems
+    )
+
+
+def test_fl_capacity_exceeded():
+    instance, solution = _case("facility_location", "hard")
+    loads = facility_loads(instance, solution["assignment"])
+    facility = next(f for f in instance["facilities"] if loads[f["name"]] > 0)
+    tighter = copy.deepcopy(instance)  # the fault is planted in the instance: one unit less capacity
+    next(f for f in tighter["facilities"] if f["name"] == facility["name"])["capacity"] = (
+        loads[facility["name"]] - 1
+    )
+    problems = FL.check_solution(tighter, solution).problems
+    assert problems == (
+        f"facility {facility['name']}: assigned demand {loads[facility['name']]} exceeds capacity "
+        f"{loads[facility['name']] - 1}",
+    )
+
+
+def test_fl_objective_mismatch_missing_customer_and_unknown_names():
+    instance, solution = _case("facility_location", "easy")
+    assert FL.check_solution(
+        instance, {**solution, "objective_value": solution["objective_value"] + 0.0009}
+    ).feasible
+    off = FL.check_solution(instance, {**solution, "objective_value": solution["objective_value"] + 0.01})
+    assert not off.feasible and off.problems[0].startswith("reported objective")
+    missing = copy.deepcopy(solution)
+    dropped = sorted(missing["assignment"])[0]
+    del missing["assignment"][dropped]
+    check = FL.check_solution(instance, missing)
+    assert not check.feasible and check.objective is None
+    assert f"customer {dropped} is not assigned" in check.problems
+    unknown = {**solution, "open_facilities": [*solution["open_facilities"], "F99"]}
+    assert "open_facilities names unknown facility 'F99'" in FL.check_solution(instance, unknown).problems
+    assert FL.check_solution(instance, {"objective_value": 1.0}).problems == (
+        "no open_facilities list returned",
+        "no assignment dict returned",
+    )
+
+
+def test_fl_unused_open_facility_pays_its_opening_cost():
+    instance, solution = _case("facility_location", "medium")
+    closed = next(f for f in instance["facilities"] if f["name"] not in solution["open_facilities"])
+    extra = {k: v for k, v in solution.items() if k != "objective_value"}
+    extra["open_facilities"] = [*solution["open_facilities"], closed["name"]]
+    check = FL.check_solution(instance, extra)
+    assert check.feasible
+    assert check.objective == pytest.approx(solution["objective_value"] + closed["opening_cost"], abs=1e-9)
+
+
+# ------------------------------------------------------------------------------------------------
+# p-median / p-center validator
+
+
+PMC = _generator("p_median_center")
+
+
+@pytest.mark.parametrize("difficulty", DIFFICULTIES)
+def test_pmc_reference_passes(difficulty):
+    instance, solution = _case("p_median_center", difficulty)
+    check = PMC.check_solution(instance, solution)
+    assert check.feasible, check.problems
+    assert check.objective == solution["objective_value"]
+    assert instance["variant"] == ("p-center" if difficulty == "hard" else "p-median")
+
+
+def test_pmc_wrong_p_and_unselected_site():
+    instance, solution = _case("p_median_center", "medium")
+    fewer = {**solution, "selected": solution["selected"][:-1]}
+    problems = PMC.check_solution(instance, fewer).problems
+    assert f"{instance['p'] - 1} sites selected, p = {instance['p']}" in problems
+    assert any("assigned to unselected site" in problem for problem in problems)
+    spare = next(s["name"] for s in instance["sites"] if s["name"] not in solution["selected"])
+    more = {**solution, "selected": [*solution["selected"], spare]}
+    assert (
+        PMC.check_solution(instance, more).problems[0]
+        == f"{instance['p'] + 1} sites selected, p = {instance['p']}"
+    )
+    twice = {**solution, "selected": [*solution["selected"][:-1], solution["selected"][0]]}
+    assert f"site {solution['selected'][0]} selected twice" in PMC.check_solution(instance, twice).problems
+
+
+def test_pmc_objective_mismatch_and_worse_assignment_recomputed():
+    for difficulty in ("easy", "hard"):
+        instance, solution = _case("p_median_center", difficulty)
+        off = PMC.check_solution(
+            instance, {**solution, "objective_value": solution["objective_value"] + 0.01}
+        )
+        assert not off.feasible and off.problems[0].startswith("reported objective")
+        # every point to the first selected site: feasible, but the recomputed objective is worse
+        lazy = {
+            "selected": solution["selected"],
+            "assignment": dict.fromkeys(solution["assignment"], solution["selected"][0]),
+        }
+        check = PMC.check_solution(instance, lazy)
+        assert check.feasible and check.objective is not None
+        assert check.objective > solution["objective_value"]
+
+
+# ------------------------------------------------------------------------------------------------
+# shipped packages
+
+
+def test_ten_packages_per_difficulty_with_official_ids():
+    for name, prefix in SUBCATEGORIES.items():
+        packages = _packages(name)
+        if not packages:
+            pytest.skip(f"{name} fixtures not generated")
+        for difficulty in DIFFICULTIES:
+            ids = sorted(p.name for p in packages if p.parent.name == difficulty)
+            assert ids == [f"{prefix}_{difficulty[0]}_{i:03d}" for i in range(1, 11)]
+
+
+@pytest.mark.parametrize("package", _packages(), ids=lambda p: p.name)
+def test_package_is_verified_and_cross_checked(package):
+    instance, solution, meta = _load(package)
+    generator = _generator(meta["subcategory"])
+    assert solution["status"] == "optimal"
+    assert solution["objective_value"] == round(solution["objective_value"], 4)
+    method, independent = generator.cross_check(instance)
+    assert method == meta["verification"]["cross_check"]
+    assert independent == pytest.approx(solution["objective_value"], abs=1e-6)
+    check = generator.check_solution(instance, solution)
+    assert check.feasible, check.problems
+    assert generator.solution_problems(instance, _reference(solution), meta["difficulty"]) == []
+    task = (package / "task_input.txt").read_text()
+    assert text_value_problems(task, generator.visual_values(instance), solution["objective_value"]) == []
+    assert '"objective_value"' in task and '"assignment"' in task
+    visuals = generator.render(instance)
+    assert len(visuals) == len(meta["visuals"]) == 2
+    expected = generator.expected_labels(instance)
+    for index, visual in enumerate(visuals):
+        mine = [e for e in expected if e.key.startswith(f"v{index}/")]
+        assert label_problems(visual, mine) == []
+
+
+def _reference(solution: dict[str, Any]) -> ReferenceSolution:
+    return ReferenceSolution(solution=solution, method="shipped")
+
+
+def _run_solver_ref(package: Path, cwd: Path) -> dict[str, Any]:
+    completed = subprocess.run(
+        [sys.executable, str(package / "ground_truth" / "solver_ref.py")],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert completed.returncode == 0, completed.stderr[-2000:]
+    return json.loads(completed.stdout.strip().splitlines()[-1])
+
+
+def test_shipped_solver_refs_reproduce_the_optimum(tmp_path):
+    packages = _packages()
+    if not packages:
+        pytest.skip("location fixtures not generated")
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        results = list(pool.map(lambda p: _run_solver_ref(p, tmp_path), packages))
+    for package, result in zip(packages, results, strict=True):
+        instance, solution, meta = _load(package)
+        assert result["status"] == "optimal", package.name
+        assert abs(result["objective_value"] - solution["objective_value"]) <= 1e-3, package.name
+        assert _generator(meta["subcategory"]).check_solution(instance, result).feasible, package.name
+        source = (package / "ground_truth/solver_ref.py").read_text()
+        assert "open(" not in source and "instance_data" not in source
+
+
+@pytest.mark.parametrize("name", SUBCATEGORIES)
+def test_formulation_size_grows_with_difficulty(name):
+    packages = _packages(name)
+    if not packages:
+        pytest.skip(f"{name} fixtures not generated")
+    sizes: dict[str, dict[str, list[int]]] = {d: {} for d in DIFFICULTIES}
+    for package in packages:
+        meta = json.loads((package / "meta.json").read_text())
+        for key, value in meta["formulation_size"].items():
+            sizes[meta["difficulty"]].setdefault(key, []).append(value)
+    for key in ("variables", "constraints"):
+        medians = [statistics.median(sizes[d][key]) for d in DIFFICULTIES]
+        assert medians[0] < medians[1] < medians[2], (key, medians)
+        assert max(sizes["easy"][key]) < min(sizes["hard"][key]), key

@@ -1,0 +1,387 @@
+"""The three further network subcategories: resource-constrained shortest path (rcsp), capacitated
+network design (cnd) and time-expanded multi-period network flow (tempnf).
+
+Real solvers and real files throughout: the generator runs end to end for the determinism checks,
+the validators are tried on the shipped reference solutions and on copies with one planted fault
+each, and every shipped ``solver_ref.py`` runs as a subprocess, exactly as an auditor would run it.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+import statistics
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import networkx as nx
+import pytest
+
+from benchmark.suites.mmopt.generation import InstanceGenerator, build_instance
+from benchmark.suites.mmopt.generation.network_extras import TableCell, parse_arc_selection, render_table
+from benchmark.suites.mmopt.generation.package import package_files
+from benchmark.suites.mmopt.generation.pipeline import text_value_problems
+from benchmark.suites.mmopt.generation.protocol import ExpectedLabel
+from benchmark.suites.mmopt.generation.rendering import label_problems
+from benchmark.suites.mmopt.generation.seeds import instance_seed
+from benchmark.suites.mmopt.subcategories import get_subcategory
+from benchmark.suites.mmopt.subcategories.base import DIFFICULTIES
+
+FAMILY = Path(__file__).resolve().parents[1] / "fixtures" / "mmopt" / "network_optimization"
+RCSP = "resource_constrained_shortest_path"
+CND = "capacitated_network_design"
+TEMPNF = "time-expanded_multi-period_network_flow"
+PREFIXES = {RCSP: "rcsp", CND: "cnd", TEMPNF: "tempnf"}
+VISUAL_COUNT = {RCSP: 2, CND: 1, TEMPNF: 3}
+
+
+def _generator(name: str) -> InstanceGenerator:
+    subcategory = get_subcategory(name)
+    assert isinstance(subcategory, InstanceGenerator), name
+    return subcategory
+
+
+def _packages(name: str) -> list[Path]:
+    folder = FAMILY / name
+    return (
+        sorted(p for d in DIFFICULTIES for p in (folder / d).glob("*") if p.is_dir())
+        if folder.is_dir()
+        else []
+    )
+
+
+def _load(name: str, difficulty: str = "medium", index: int = 1) -> tuple[dict[str, Any], dict[str, Any]]:
+    package = FAMILY / name / difficulty / f"{PREFIXES[name]}_{difficulty[0]}_{index:03d}" / "ground_truth"
+    if not package.is_dir():
+        pytest.skip(f"{name} fixtures not generated")
+    instance = json.loads((package / "instance_data.json").read_text())
+    solution = json.loads((package / "solution_ref.json").read_text())
+    return instance, solution
+
+
+def _problems(name: str, instance: dict[str, Any], solution: dict[str, Any]) -> tuple[str, ...]:
+    check = _generator(name).check_solution(instance, solution)
+    assert not check.feasible
+    return check.problems
+
+
+# ------------------------------------------------------------------------------------------------
+# registry and generation
+
+
+def test_registry_names_prefixes_and_the_hyphenated_folder():
+    for name, prefix in PREFIXES.items():
+        generator = _generator(name)
+        assert (generator.family, generator.name, generator.id_prefix) == (
+            "network_optimization",
+            name,
+            prefix,
+        )
+    # the official name has hyphens; the importable package does not
+    assert _generator(TEMPNF).generator.__name__.endswith(
+        ".time_expanded_multi_period_network_flow.generator"
+    )
+
+
+@pytest.mark.parametrize("name", list(PREFIXES))
+def test_same_seed_same_bytes(name):
+    generator = _generator(name)
+    seed = instance_seed(name, "medium", 4)
+    first = package_files(build_instance(generator, "medium", "x_m_004", seed), "test")
+    second = package_files(build_instance(generator, "medium", "x_m_004", seed), "test")
+    assert first.keys() == second.keys()
+    assert [rel for rel in first if first[rel] != second[rel]] == []
+    assert sum(rel.startswith("visuals/") for rel in first) == VISUAL_COUNT[name]
+    other = package_files(build_instance(generator, "medium", "x_m_004", seed + 1), "test")
+    assert other["ground_truth/instance_data.json"] != first["ground_truth/instance_data.json"]
+
+
+def test_table_renderer_reports_every_cell_without_overlap():
+    header = [
+        TableCell("note:head:a", "arc"),
+        TableCell("v0/p:1", "period 1"),
+        TableCell("v0/p:2", "period 2"),
+    ]
+    rows = [
+        [
+            TableCell("row:a", "A: 1 \u2192 2"),
+            TableCell("cell:a1", "(12, 3)"),
+            TableCell("cell:a2", "(120, 30)"),
+        ],
+        [TableCell("row:b", "B: 2 \u2192 3"), TableCell("cell:b1", "(7, 1)"), TableCell("", "")],
+    ]
+    visual = render_table("Arc data per period", header, rows)
+    expected = [
+        ExpectedLabel("v0/p:1", "period 1"),
+        ExpectedLabel("v0/p:2", "period 2"),
+        ExpectedLabel("row:a", "A: 1 \u2192 2"),
+        ExpectedLabel("cell:a1", "(12, 3)"),
+        ExpectedLabel("cell:a2", "(120, 30)"),
+        ExpectedLabel("row:b", "B: 2 \u2192 3"),
+        ExpectedLabel("cell:b1", "(7, 1)"),
+    ]
+    assert label_problems(visual, expected) == []
+    assert visual.png.startswith(b"\x89PNG")
+    assert label_problems(visual, [*expected, ExpectedLabel("cell:b2", "(5, 5)")]) == ["cell:b2 not drawn"]
+    with pytest.raises(ValueError, match="needs a key"):
+        render_table("t", header, [[TableCell("", "unlabelled"), TableCell("x", "1"), TableCell("y", "2")]])
+    with pytest.raises(ValueError, match="one cell per header"):
+        render_table("t", header, [[TableCell("x", "1")]])
+
+
+def test_arc_selection_forms():
+    arcs = [("1", "2"), ("2", "3"), ("1", "3")]
+    for raw in (["1_2", "2_3"], [[1, 2], [2, 3]], {"1_2": 1, "2_3": True, "1_3": 0}, ["(1, 2)", "2->3"]):
+        selected, problems = parse_arc_selection(raw, arcs, "arcs")
+        assert (selected, problems) == ({("1", "2"), ("2", "3")}, []), raw
+    _, problems = parse_arc_selection(["1_2", "3_1"], arcs, "arcs")
+    assert problems == ["arcs names non-existent arc 3_1"]
+    _, problems = parse_arc_selection({"1_2": 0.5}, arcs, "open_arcs")
+    assert problems == ["open_arcs: arc 1_2 has value 0.5, expected 0 or 1"]
+    _, problems = parse_arc_selection(7, arcs, "arcs")
+    assert problems == ["arcs is a int, not a list or dict of arcs"]
+
+
+# ------------------------------------------------------------------------------------------------
+# resource-constrained shortest path: planted faults
+
+
+def test_rcsp_reference_passes_and_arc_only_forms_are_read():
+    instance, solution = _load(RCSP)
+    generator = _generator(RCSP)
+    check = generator.check_solution(instance, solution)
+    assert check.feasible, check.problems
+    assert check.objective == solution["objective_value"]
+    only_arcs = {"objective_value": solution["objective_value"], "arcs": list(reversed(solution["arcs"]))}
+    assert generator.check_solution(instance, only_arcs).feasible
+    as_dict = {"route": solution["path"], "selected_arcs": dict.fromkeys(solution["arcs"], 1)}
+    assert generator.check_solution(instance, as_dict).objective == solution["objective_value"]
+
+
+def test_rcsp_unconstrained_shortest_path_breaks_a_budget():
+    """The generator promises that the budgets matter: the cheapest path ignoring them is infeasible."""
+    instance, solution = _load(RCSP)
+    graph = nx.DiGraph()
+    for a in instance["arcs"]:
+        graph.add_edge(a["from"], a["to"], cost=a["cost"])
+    cheapest = nx.shortest_path(graph, instance["source"], instance["sink"], weight="cost")
+    problems = _problems(RCSP, instance, {"path": cheapest})
+    assert any("exceeds budget" in p for p in problems), problems
+    assert nx.path_weight(graph, cheapest, "cost") < solution["objective_value"]
+
+
+def test_rcsp_planted_faults_are_named():
+    instance, solution = _load(RCSP)
+    path = solution["path"]
+    assert "path starts at" in _problems(RCSP, instance, {"path": path[1:]})[0]
+    assert "path ends at" in _problems(RCSP, instance, {"path": path[:-1]})[0]
+    detour = [*path[:2], path[1], *path[2:]]
+    assert any("more than once" in p for p in _problems(RCSP, instance, {"path": detour}))
+    assert all(a["id"] != f"{path[0]}_{path[-1]}" for a in instance["arcs"])  # layered: no direct arc
+    assert _problems(RCSP, instance, {"path": [path[0], path[-1]]}) == (
+        f"path uses non-existent arc {path[0]}_{path[-1]}",
+    )
+    cost = solution["objective_value"]
+    wrong = {"path": path, "objective_value": cost + 1}
+    assert _problems(RCSP, instance, wrong) == (f"reported objective {cost + 1} != recomputed cost {cost}",)
+    assert _problems(RCSP, instance, {"path": path, "arcs": solution["arcs"][:-1]}) == (
+        "arcs do not match the path",
+    )
+    assert _problems(RCSP, instance, {"status": "optimal"}) == ("no path returned",)
+    assert (
+        "leave node"
+        in _problems(RCSP, instance, {"arcs": [*solution["arcs"], _other_arc_out(instance, path)]})[0]
+    )
+
+
+def _other_arc_out(instance: dict[str, Any], path: list[int]) -> str:
+    first = f"{path[0]}_{path[1]}"
+    return next(a["id"] for a in instance["arcs"] if a["from"] == path[0] and a["id"] != first)
+
+
+# ------------------------------------------------------------------------------------------------
+# capacitated network design: planted faults
+
+
+def test_cnd_reference_passes_and_not_every_arc_opens():
+    instance, solution = _load(CND)
+    check = _generator(CND).check_solution(instance, solution)
+    assert check.feasible, check.problems
+    assert check.objective == solution["objective_value"]
+    assert 0 < len(solution["open_arcs"]) < len(instance["arcs"])
+    # open_arcs missing: the arcs with flow count as opened, which is the reference design here
+    inferred = {"flows": solution["flows"], "objective_value": solution["objective_value"]}
+    assert _generator(CND).check_solution(instance, inferred).feasible
+    aliased = {"opened_arcs": dict.fromkeys(solution["open_arcs"], 1), "flows": solution["flows"]}
+    assert _generator(CND).check_solution(instance, aliased).objective == solution["objective_value"]
+
+
+def test_cnd_planted_faults_are_named():
+    instance, solution = _load(CND)
+    by_id = {a["id"]: a for a in instance["arcs"]}
+    used = next(key for key, value in solution["flows"].items() if value > 0)
+    closed = copy.deepcopy(solution)
+    closed["open_arcs"].remove(used)
+    closed.pop("objective_value")
+    assert any(f"arc {used}: flow" in p and "not open" in p for p in _problems(CND, instance, closed))
+
+    over = copy.deepcopy(solution)
+    over["flows"][used] = by_id[used]["capacity"] + 1
+    over.pop("objective_value")
+    assert any(f"exceeds capacity {by_id[used]['capacity']}" in p for p in _problems(CND, instance, over))
+
+    short = copy.deepcopy(solution)
+    short["flows"][used] -= 1
+    short.pop("objective_value")
+    assert any("!=" in p and p.startswith("node ") for p in _problems(CND, instance, short))
+
+    extra_fixed = copy.deepcopy(solution)
+    extra_fixed["open_arcs"].append(
+        next(a["id"] for a in instance["arcs"] if a["id"] not in solution["open_arcs"])
+    )
+    problems = _problems(CND, instance, extra_fixed)
+    assert problems[0].startswith(f"reported objective {solution['objective_value']} != recomputed cost")
+    assert _problems(CND, instance, {"open_arcs": solution["open_arcs"]}) == ("no flows returned",)
+
+
+# ------------------------------------------------------------------------------------------------
+# time-expanded multi-period flow: planted faults
+
+
+def _flat(solution: dict[str, Any]) -> dict[str, Any]:
+    flows = {f"{key}_{t}": value for t, per in solution["flows"].items() for key, value in per.items()}
+    stock = {f"{node}_{t}": value for t, per in solution["storage"].items() for node, value in per.items()}
+    return {"objective_value": solution["objective_value"], "flows": flows, "inventory": stock}
+
+
+def test_tempnf_reference_passes_in_every_accepted_shape():
+    instance, solution = _load(TEMPNF)
+    generator = _generator(TEMPNF)
+    assert generator.check_solution(instance, solution).feasible
+    assert generator.check_solution(instance, _flat(solution)).objective == solution["objective_value"]
+    periods = int(instance["periods"])
+    as_lists = {
+        "flows": [solution["flows"][str(t)] for t in range(1, periods + 1)],
+        "stock": {f"t{t}": per for t, per in solution["storage"].items()},
+    }
+    assert generator.check_solution(instance, as_lists).objective == solution["objective_value"]
+    assert any(v > 0 for per in solution["storage"].values() for v in per.values())
+
+
+def _stocked(solution: dict[str, Any]) -> tuple[str, str]:
+    return next(
+        (t, node) for t, per in solution["storage"].items() for node, value in per.items() if value > 0
+    )
+
+
+def test_tempnf_planted_faults_are_named():
+    instance, solution = _load(TEMPNF)
+    periods = int(instance["periods"])
+    by_id = {a["id"]: a for a in instance["arcs"]}
+    t, key = next((t, k) for t, per in solution["flows"].items() for k, v in per.items() if v > 0)
+
+    over = copy.deepcopy(solution)
+    capacity = by_id[key]["capacity"][int(t) - 1]
+    over["flows"][t][key] = capacity + 1
+    problems = _problems(TEMPNF, instance, over)
+    assert f"period {t}: arc {key} flow {capacity + 1} exceeds capacity {capacity}" in problems
+    assert any(p.startswith(f"period {t}: node {by_id[key]['from']} balance off") for p in problems)
+
+    t_s, node = _stocked(solution)
+    no_stock = copy.deepcopy(solution)
+    no_stock.pop("storage")
+    no_stock.pop("objective_value")
+    assert any(f"period {t_s}: node {node} balance off" in p for p in _problems(TEMPNF, instance, no_stock))
+
+    too_much = copy.deepcopy(solution)
+    limit = instance["storage_capacity"][node]
+    too_much["storage"][t_s][node] = limit + 1
+    assert f"period {t_s}: node {node} stock {limit + 1} exceeds storage {limit}" in _problems(
+        TEMPNF, instance, too_much
+    )
+
+    left_over = copy.deepcopy(solution)
+    left_over["storage"][str(periods)] = {node: 2}
+    assert f"node {node}: stock 2 left after the last period" in _problems(TEMPNF, instance, left_over)
+
+    wrong = copy.deepcopy(solution)
+    wrong["objective_value"] += 3
+    assert _problems(TEMPNF, instance, wrong) == (
+        f"reported objective {wrong['objective_value']} != recomputed cost {solution['objective_value']}",
+    )
+    late = copy.deepcopy(solution)
+    late["flows"][str(periods + 1)] = {key: 0}
+    assert f"flows: no period {periods + 1}" in _problems(TEMPNF, instance, late)
+    assert _problems(TEMPNF, instance, {"flows": {"first": {key: 1}}}) == (
+        "flows: unreadable period key 'first'",
+    )
+
+
+# ------------------------------------------------------------------------------------------------
+# shipped packages
+
+
+@pytest.mark.parametrize("name", list(PREFIXES))
+def test_shipped_packages_are_complete_cross_checked_and_grow_with_difficulty(name):
+    packages = _packages(name)
+    if not packages:
+        pytest.skip(f"{name} fixtures not generated")
+    assert [p.parent.name for p in packages].count("easy") == 10 and len(packages) == 30
+    generator = _generator(name)
+    sizes: dict[str, list[dict[str, int]]] = {d: [] for d in DIFFICULTIES}
+    for package in packages:
+        meta = json.loads((package / "meta.json").read_text())
+        assert (meta["family"], meta["subcategory"]) == ("network_optimization", name)
+        assert package.relative_to(FAMILY.parent).parts[:2] == ("network_optimization", name)
+        for rel, digest in meta["checksums"].items():
+            assert hashlib.sha256((package / rel).read_bytes()).hexdigest() == digest, rel
+        assert len(meta["visuals"]) == VISUAL_COUNT[name]
+        instance = json.loads((package / "ground_truth/instance_data.json").read_text())
+        solution = json.loads((package / "ground_truth/solution_ref.json").read_text())
+        _, independent = generator.cross_check(instance)
+        assert independent == pytest.approx(solution["objective_value"], abs=1e-6)
+        assert meta["verification"]["cross_check_objective"] == pytest.approx(independent, abs=1e-6)
+        assert generator.check_solution(instance, solution).feasible
+        task = (package / "task_input.txt").read_text()
+        assert text_value_problems(task, generator.visual_values(instance), solution["objective_value"]) == []
+        sizes[meta["difficulty"]].append(meta["formulation_size"])
+    for key in ("variables", "constraints"):
+        medians = [statistics.median(s[key] for s in sizes[d]) for d in DIFFICULTIES]
+        assert medians[0] < medians[1] < medians[2], (key, medians)
+
+
+def _run_solver_ref(package: Path, cwd: Path) -> dict[str, Any]:
+    completed = subprocess.run(
+        [sys.executable, str(package / "ground_truth" / "solver_ref.py")],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert completed.returncode == 0, completed.stderr[-2000:]
+    return json.loads(completed.stdout.strip().splitlines()[-1])
+
+
+@pytest.mark.parametrize("name", list(PREFIXES))
+def test_shipped_solver_refs_reproduce_the_optimum(name, tmp_path):
+    """Each solver_ref.py runs on its own (cwd outside the package, nothing read from disk) and
+    prints a feasible solution with the verified optimum."""
+    packages = _packages(name)
+    if not packages:
+        pytest.skip(f"{name} fixtures not generated")
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        results = list(pool.map(lambda p: _run_solver_ref(p, tmp_path), packages))
+    generator = _generator(name)
+    for package, result in zip(packages, results, strict=True):
+        solution = json.loads((package / "ground_truth/solution_ref.json").read_text())
+        instance = json.loads((package / "ground_truth/instance_data.json").read_text())
+        assert result["status"] == "optimal", package.name
+        assert result["objective_value"] == solution["objective_value"], package.name
+        assert generator.check_solution(instance, result).feasible, package.name
+        source = (package / "ground_truth/solver_ref.py").read_text()
+        assert "open(" not in source and "instance_data" not in source
