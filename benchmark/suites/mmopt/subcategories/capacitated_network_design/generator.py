@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from ortools.graph.python import max_flow, min_cost_flow
+from ortools.graph.python import min_cost_flow
 from ortools.linear_solver import pywraplp
 from scipy.optimize import Bounds, LinearConstraint, milp
 
@@ -25,10 +25,10 @@ from benchmark.suites.mmopt.generation.network import (
     ExtraArcMix,
     LayeredTopology,
     arc_key,
-    reachable,
     sample_layered_topology,
 )
 from benchmark.suites.mmopt.generation.protocol import ReferenceSolution, Rejected
+from benchmark.suites.mmopt.generation.supply_network import supply_network_problems, supply_of
 
 
 @dataclass(frozen=True)
@@ -128,52 +128,9 @@ def instantiate(rng: random.Random, topology: LayeredTopology, difficulty: str) 
     }
 
 
-def supply_of(instance: Mapping[str, Any]) -> dict[int, int]:
-    return {int(node): int(value) for node, value in instance["supply"].items()}
-
-
-def _max_shippable(instance: Mapping[str, Any]) -> int:
-    """How much of the supply all arcs opened together can ship (max flow, super source/sink)."""
-    supply = supply_of(instance)
-    solver = max_flow.SimpleMaxFlow()
-    super_source, super_sink = 0, max(supply) + 1
-    for a in instance["arcs"]:
-        solver.add_arc_with_capacity(a["from"], a["to"], a["capacity"])
-    for node, value in supply.items():
-        if value > 0:
-            solver.add_arc_with_capacity(super_source, node, value)
-        elif value < 0:
-            solver.add_arc_with_capacity(node, super_sink, -value)
-    if solver.solve(super_source, super_sink) != solver.OPTIMAL:
-        return -1
-    return int(solver.optimal_flow())
-
-
 def structural_problems(instance: Mapping[str, Any], difficulty: str) -> list[str]:
     regime = REGIMES[difficulty]
-    nodes = list(instance["nodes"])
-    pairs = [(a["from"], a["to"]) for a in instance["arcs"]]
-    supply = supply_of(instance)
-    problems = []
-    if not regime.nodes[0] <= len(nodes) <= regime.nodes[1]:
-        problems.append("structure: node count outside the regime")
-    if not regime.arcs[0] <= len(pairs) <= regime.arcs[1]:
-        problems.append("structure: arc count outside the regime")
-    if len(set(pairs)) != len(pairs) or any((v, u) in set(pairs) for u, v in pairs):
-        problems.append("structure: duplicate or antiparallel arcs")
-    if sum(supply.values()) != 0:
-        problems.append("structure: total supply differs from total demand")
-    sources = [n for n, b in supply.items() if b > 0]
-    sinks = [n for n, b in supply.items() if b < 0]
-    if len(sources) < 2 or len(sinks) < 2:
-        problems.append("structure: fewer than two supply or demand nodes")
-    if reachable(nodes, pairs, sources) != set(nodes) or reachable(nodes, pairs, sinks, reverse=True) != set(
-        nodes
-    ):
-        problems.append("structure: a node is off every supply-demand route")
-    if not problems and _max_shippable(instance) != instance["total_supply"]:
-        problems.append("structure: capacities cannot carry the supply")
-    return problems
+    return supply_network_problems(instance, regime.nodes, regime.arcs)
 
 
 def _integral(value: float) -> int:

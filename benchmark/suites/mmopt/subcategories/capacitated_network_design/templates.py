@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from benchmark.suites.mmopt.generation.network import arc_kind
 from benchmark.suites.mmopt.generation.protocol import DerivedArtifacts, VerifiedRecord
-from benchmark.suites.mmopt.subcategories.capacitated_network_design.generator import binding_arcs, supply_of
+from benchmark.suites.mmopt.generation.supply_network import supply_of
+from benchmark.suites.mmopt.subcategories.capacitated_network_design.generator import binding_arcs
 
 TASK_INPUT = """\
 Capacitated network design (network optimization)
