@@ -82,6 +82,7 @@ class BenchState:
     summary: dict[str, Any] | None = None
     gate_lines: tuple[str, ...] = ()
     dataset_problem: str | None = None
+    described: tuple[dict[str, object], dict[str, object]] | None = None  # (model, sandbox) for the manifest
     started: str = field(default_factory=now_iso)
     session: str = field(default_factory=lambda: uuid.uuid4().hex)
     """Names this invocation across its xdist workers (cache entries and ledger lines carry it)."""
@@ -523,11 +524,16 @@ def _write_manifest(
     assert state.run is not None and state.options.model is not None
     options = state.options
     previous = read_manifest(state.run)
-    adapter = resolve_adapter(
-        options.model, models_file=options.models_file, cache_dir=options.cache_dir, offline=options.offline
-    )
-    prefer = None if options.sandbox == "auto" else SandboxKind(options.sandbox)
-    sandbox = create_sandbox(_hidden_paths(state), prefer=prefer)
+    if state.described is None:  # once per session: the sandbox probe runs a process
+        adapter = resolve_adapter(
+            options.model,
+            models_file=options.models_file,
+            cache_dir=options.cache_dir,
+            offline=options.offline,
+        )
+        prefer = None if options.sandbox == "auto" else SandboxKind(options.sandbox)
+        state.described = (adapter.describe(), create_sandbox(_hidden_paths(state), prefer=prefer).describe())
+    model_description, sandbox_description = state.described
     sessions = list(previous.get("sessions", []))
     if finished is None:
         sessions.append(
@@ -549,7 +555,7 @@ def _write_manifest(
         {
             "suite": state.suite.name,
             "dataset": {"root": str(state.dataset), **state.suite.dataset_fingerprint(state.dataset)},
-            "model": adapter.describe(),
+            "model": model_description,
             "decoding": {
                 "schedule": options.schedule,
                 "samples": options.samples,
@@ -566,7 +572,7 @@ def _write_manifest(
                 "record": str(options.record) if options.record is not None else None,
             },
             "accounting": accounting if accounting is not None else previous.get("accounting"),
-            "sandbox": sandbox.describe(),
+            "sandbox": sandbox_description,
             "git": git_revision(state.rootdir),
             "packages": package_versions(),
             "sessions": sessions,
