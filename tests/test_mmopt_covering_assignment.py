@@ -1,8 +1,9 @@
 """Set covering/partitioning, bipartite assignment and generalized assignment: generators,
 validators, table visuals and the shipped packages.
 
-Real solvers throughout (CP-SAT, SciPy's assignment solver, HiGHS), the shipped ``solver_ref.py``
-files run as subprocesses the way an auditor runs them.
+Real solvers throughout (CP-SAT, SciPy's assignment solver, HiGHS); every shipped
+``solver_ref.py`` runs as a subprocess in
+``tests/test_mmopt_generation.py::test_shipped_solver_refs_reproduce_the_optimum`` (all subcategories).
 """
 
 from __future__ import annotations
@@ -11,9 +12,6 @@ import copy
 import hashlib
 import json
 import statistics
-import subprocess
-import sys
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -354,34 +352,3 @@ def test_formulation_size_grows_with_difficulty(name):
         easy, medium, hard = ([s[key] for s in sizes[d]] for d in DIFFICULTIES)
         assert max(easy) < min(medium) and max(medium) < min(hard), key
         assert statistics.median(easy) < statistics.median(medium) < statistics.median(hard)
-
-
-def _run_solver_ref(package: Path, cwd: Path) -> dict[str, Any]:
-    completed = subprocess.run(
-        [sys.executable, str(package / "ground_truth" / "solver_ref.py")],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-    assert completed.returncode == 0, completed.stderr[-2000:]
-    return json.loads(completed.stdout.strip().splitlines()[-1])
-
-
-def test_shipped_solver_refs_reproduce_the_optimum(tmp_path):
-    """Each solver_ref.py runs on its own (cwd outside the package, nothing read from disk) and
-    returns the verified optimum with decisions the validator accepts."""
-    packages = _packages()
-    if not packages:
-        pytest.skip("fixtures not generated")
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        results = list(pool.map(lambda p: _run_solver_ref(p, tmp_path), packages))
-    for package, result in zip(packages, results, strict=True):
-        solution = _load(package, "ground_truth/solution_ref.json")
-        instance = _load(package, "ground_truth/instance_data.json")
-        assert result["status"] == "optimal"
-        assert result["objective_value"] == solution["objective_value"], package.name
-        assert _generator(package.parts[-3]).check_solution(instance, result).feasible, package.name
-        source = (package / "ground_truth/solver_ref.py").read_text()
-        assert "open(" not in source and "instance_data" not in source

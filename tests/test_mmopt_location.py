@@ -1,8 +1,9 @@
 """The location subcategories (facility_location, p_median_center): generation, validators, fixtures.
 
 Real solvers throughout (HiGHS through SciPy for the references, SCIP through OR-Tools and
-exhaustive enumeration for the cross-checks); the shipped ``solver_ref.py`` files run as
-subprocesses. Validator faults are planted into copies of real shipped solutions.
+exhaustive enumeration for the cross-checks); every shipped ``solver_ref.py`` runs as a subprocess in
+``tests/test_mmopt_generation.py::test_shipped_solver_refs_reproduce_the_optimum`` (all subcategories).
+Validator faults are planted into copies of real shipped solutions.
 """
 
 from __future__ import annotations
@@ -10,9 +11,6 @@ from __future__ import annotations
 import copy
 import json
 import statistics
-import subprocess
-import sys
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -274,34 +272,6 @@ def test_package_is_verified_and_cross_checked(package):
 
 def _reference(solution: dict[str, Any]) -> ReferenceSolution:
     return ReferenceSolution(solution=solution, method="shipped")
-
-
-def _run_solver_ref(package: Path, cwd: Path) -> dict[str, Any]:
-    completed = subprocess.run(
-        [sys.executable, str(package / "ground_truth" / "solver_ref.py")],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-    assert completed.returncode == 0, completed.stderr[-2000:]
-    return json.loads(completed.stdout.strip().splitlines()[-1])
-
-
-def test_shipped_solver_refs_reproduce_the_optimum(tmp_path):
-    packages = _packages()
-    if not packages:
-        pytest.skip("location fixtures not generated")
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        results = list(pool.map(lambda p: _run_solver_ref(p, tmp_path), packages))
-    for package, result in zip(packages, results, strict=True):
-        instance, solution, meta = _load(package)
-        assert result["status"] == "optimal", package.name
-        assert abs(result["objective_value"] - solution["objective_value"]) <= 1e-3, package.name
-        assert _generator(meta["subcategory"]).check_solution(instance, result).feasible, package.name
-        source = (package / "ground_truth/solver_ref.py").read_text()
-        assert "open(" not in source and "instance_data" not in source
 
 
 @pytest.mark.parametrize("name", SUBCATEGORIES)
