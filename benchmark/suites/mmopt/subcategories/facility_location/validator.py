@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
+from benchmark.suites.mmopt.generation import decisions
 from benchmark.suites.mmopt.generation.spatial import resolve_name
 from benchmark.suites.mmopt.subcategories.base import SolutionCheck
 from benchmark.suites.mmopt.subcategories.facility_location.generator import (
@@ -16,31 +17,6 @@ from benchmark.suites.mmopt.subcategories.facility_location.generator import (
 TOLERANCE = 1e-3  # the official release's absolute tolerance for this subcategory
 OPEN_KEYS = ("open_facilities", "opened_facilities", "open", "facilities_open", "selected_facilities")
 ASSIGNMENT_KEYS = ("assignment", "assignments", "customer_assignment", "assign")
-
-
-def _first(solution: Mapping[str, Any], keys: Sequence[str]) -> Any:
-    for key in keys:
-        if key in solution:
-            return solution[key]
-    return None
-
-
-def _chosen(raw: Any) -> list[Any] | None:
-    """A list of names, or a dict name → 0/1 (truthy values count as chosen)."""
-    if isinstance(raw, Mapping):
-        return [k for k, v in raw.items() if isinstance(v, bool | int | float) and float(v) > 0.5]
-    if isinstance(raw, list | tuple | set | frozenset):
-        return list(raw)
-    return None
-
-
-def _pairs(raw: Any) -> list[tuple[Any, Any]] | None:
-    """A dict customer → facility, or a list of ``[customer, facility]`` pairs."""
-    if isinstance(raw, Mapping):
-        return list(raw.items())
-    if isinstance(raw, list | tuple) and all(isinstance(p, list | tuple) and len(p) == 2 for p in raw):
-        return [(p[0], p[1]) for p in raw]
-    return None
 
 
 def reported(solution: Mapping[str, Any]) -> float | None:
@@ -58,8 +34,8 @@ def check_solution(instance: Mapping[str, Any], solution: Mapping[str, Any]) -> 
     facilities = {f["name"]: f for f in instance["facilities"]}
     customers = {c["name"]: c for c in instance["customers"]}
     problems: list[str] = []
-    chosen = _chosen(_first(solution, OPEN_KEYS))
-    pairs = _pairs(_first(solution, ASSIGNMENT_KEYS))
+    chosen = decisions.chosen(decisions.first_present(solution, OPEN_KEYS))
+    pairs = decisions.pairs(decisions.first_present(solution, ASSIGNMENT_KEYS))
     if chosen is None:
         problems.append("no open_facilities list returned")
     if pairs is None:

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
+from benchmark.suites.mmopt.generation import decisions
 from benchmark.suites.mmopt.generation.spatial import resolve_name
 from benchmark.suites.mmopt.subcategories.base import SolutionCheck
 from benchmark.suites.mmopt.subcategories.p_median_center.generator import objective_of
@@ -12,29 +13,6 @@ from benchmark.suites.mmopt.subcategories.p_median_center.generator import objec
 TOLERANCE = 1e-3  # the official release's absolute tolerance for this subcategory
 SELECTED_KEYS = ("selected", "selected_sites", "open_sites", "medians", "centers", "facilities")
 ASSIGNMENT_KEYS = ("assignment", "assignments", "assign")
-
-
-def _first(solution: Mapping[str, Any], keys: Sequence[str]) -> Any:
-    for key in keys:
-        if key in solution:
-            return solution[key]
-    return None
-
-
-def _chosen(raw: Any) -> list[Any] | None:
-    if isinstance(raw, Mapping):
-        return [k for k, v in raw.items() if isinstance(v, bool | int | float) and float(v) > 0.5]
-    if isinstance(raw, list | tuple | set | frozenset):
-        return list(raw)
-    return None
-
-
-def _pairs(raw: Any) -> list[tuple[Any, Any]] | None:
-    if isinstance(raw, Mapping):
-        return list(raw.items())
-    if isinstance(raw, list | tuple) and all(isinstance(p, list | tuple) and len(p) == 2 for p in raw):
-        return [(p[0], p[1]) for p in raw]
-    return None
 
 
 def check_solution(instance: Mapping[str, Any], solution: Mapping[str, Any]) -> SolutionCheck:
@@ -45,8 +23,8 @@ def check_solution(instance: Mapping[str, Any], solution: Mapping[str, Any]) -> 
     sites = [s["name"] for s in instance["sites"]]
     points = [d["name"] for d in instance["demand_points"]]
     problems: list[str] = []
-    chosen = _chosen(_first(solution, SELECTED_KEYS))
-    pairs = _pairs(_first(solution, ASSIGNMENT_KEYS))
+    chosen = decisions.chosen(decisions.first_present(solution, SELECTED_KEYS))
+    pairs = decisions.pairs(decisions.first_present(solution, ASSIGNMENT_KEYS))
     if chosen is None:
         problems.append("no selected list returned")
     if pairs is None:
