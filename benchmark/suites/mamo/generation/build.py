@@ -25,13 +25,13 @@ from typing import Any
 from benchmark.suites.mamo.comparison import answers_match
 from benchmark.suites.mamo.dataset import MANIFEST, TYPES
 from benchmark.suites.mamo.execution import last_number
-from benchmark.suites.mamo.generation import ode, optimization
+from benchmark.suites.mamo.generation import consistency, ode, optimization
 from benchmark.suites.mamo.generation.linear_model import NotOptimal
 from benchmark.suites.mamo.generation.linear_model import solve as solve_model
-from benchmark.suites.mamo.generation.text import answer_string, precision_sentence
+from benchmark.suites.mamo.generation.text import agree, answer_string, precision_sentence
 
 DATASET = "optbench-mamo"
-VERSION = "1.0.0"
+VERSION = "1.1.0"
 BASE_SEED = 20240503
 #: Cases per type: at least 200 ODE and 300 optimization cases, in roughly the paper's proportions.
 COUNTS: dict[str, int] = {
@@ -76,6 +76,14 @@ def _run_reference(program: str) -> float | None:
     return last_number(out.getvalue())
 
 
+def _consistent(record: dict[str, Any], kind: str, index: int) -> dict[str, Any]:
+    """The record, after every consistency check passed; a finding is a generator bug."""
+    found = consistency.problems(record)
+    if found:
+        raise GenerationError(f"{kind} #{index + 1} ({record['construct']}): " + "; ".join(found))
+    return record
+
+
 def ode_case(kind: str, index: int, base_seed: int = BASE_SEED) -> dict[str, Any]:
     constructs = ode.CONSTRUCTS[kind]
     construct = constructs[index % len(constructs)]
@@ -95,8 +103,9 @@ def ode_case(kind: str, index: int, base_seed: int = BASE_SEED) -> dict[str, Any
         printed = _run_reference(program)
         if printed is None or not answers_match(printed, answer):
             raise GenerationError(f"{kind} #{index}: reference program printed {printed}, answer {answer}")
-        return {
-            "Question": f"{problem.question} {precision_sentence(decimals, rng)}",
+        question = agree(problem.question)
+        record = {
+            "Question": f"{question} {precision_sentence(decimals, rng)}",
             "Answer": answer,
             "Category": TYPES[kind],
             "Type": kind,
@@ -107,7 +116,9 @@ def ode_case(kind: str, index: int, base_seed: int = BASE_SEED) -> dict[str, Any
             "parameters": problem.parameters,
             "seed": seed,
             "reference": program,
+            "unit": consistency.asked_unit(question),
         }
+        return _consistent(record, kind, index)
     raise GenerationError(
         f"{kind} #{index} ({construct.__name__}): no acceptable draw in {_ATTEMPTS} attempts"
     )
@@ -126,9 +137,11 @@ def optimization_case(kind: str, index: int, base_seed: int = BASE_SEED) -> dict
             continue
         if abs(value) < 1:
             continue
-        decimals = 0 if abs(value - round(value)) < 1e-6 else 2
-        return {
-            "Question": f"{problem.question} {precision_sentence(decimals, rng)}",
+        # A whole number only where the decisions are whole: a continuous optimum keeps two decimals.
+        decimals = 0 if problem.model.is_mip and abs(value - round(value)) < 1e-6 else 2
+        question = agree(problem.question)
+        record = {
+            "Question": f"{question} {precision_sentence(decimals, rng)}",
             "Answer": answer_string(value, decimals),
             "Category": TYPES[kind],
             "Type": kind,
@@ -139,7 +152,9 @@ def optimization_case(kind: str, index: int, base_seed: int = BASE_SEED) -> dict
             "parameters": problem.parameters,
             "seed": seed,
             "reference": text,
+            "unit": consistency.asked_unit(question),
         }
+        return _consistent(record, kind, index)
     raise GenerationError(
         f"{kind} #{index} ({construct.__name__}): no acceptable draw in {_ATTEMPTS} attempts"
     )

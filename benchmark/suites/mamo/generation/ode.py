@@ -355,6 +355,7 @@ def linear_source(rng: random.Random) -> OdeProblem:
         )
         b = 1 / (resistance * capacitance)
         a, y0, domain = emf * b, v0, "natural_science"
+        data = {"emf": emf, "R": resistance, "C": capacitance}
     elif kind == 1:
         a, b, y0, t = (
             float(rng.randint(20, 200)),
@@ -369,6 +370,7 @@ def linear_source(rng: random.Random) -> OdeProblem:
             f"how many mg are in the body after {num(t)} hours?"
         )
         domain = "natural_science"
+        data = {}
     else:
         a, b, y0, t = (
             float(rng.randint(50, 400)),
@@ -383,6 +385,7 @@ def linear_source(rng: random.Random) -> OdeProblem:
             f"will it hold after {num(t)} days (treat pallets as a continuous quantity)?"
         )
         domain = "business"
+        data = {}
     exact = a / b + (y0 - a / b) * math.exp(-b * t)
     return OdeProblem(
         "linear_source",
@@ -393,7 +396,7 @@ def linear_source(rng: random.Random) -> OdeProblem:
         t,
         0,
         exact,
-        {"a": a, "b": b},
+        {"a": a, "b": b, **data},
     )
 
 
@@ -703,7 +706,8 @@ def drag_flight(rng: random.Random) -> OdeProblem:
     if exact <= 1:
         raise Rejected("lands before t0")
     rhs = f"y, v = u\nreturn [v, -9.81 - {kappa!r} * v]"
-    return OdeProblem("drag_flight", domain, question, rhs, (height, speed), t, 0, exact, {"kappa": kappa})
+    parameters = {"kappa": kappa, "m": mass, "b": drag}
+    return OdeProblem("drag_flight", domain, question, rhs, (height, speed), t, 0, exact, parameters)
 
 
 def pendulum(rng: random.Random) -> OdeProblem:
@@ -756,7 +760,7 @@ def van_der_pol(rng: random.Random) -> OdeProblem:
                 "The voltage x (in volts) of a valve oscillator circuit obeys this law: the "
                 "rate at which its rate of change itself changes equals {mu} times (1 minus "
                 "x squared) times its rate of change, minus x. The voltage starts at {x0} "
-                "volts and is momentarily not changing. What is the voltage after {t} seconds?"
+                "volts and is momentarily not changing. What is the voltage after {t} seconds, in volts?"
             ),
         ),
         (
@@ -818,20 +822,22 @@ def absorption(rng: random.Random) -> OdeProblem:
 
 
 def connected_tanks(rng: random.Random) -> OdeProblem:
+    """Two well-mixed tanks whose stated flows balance, so both volumes really stay constant."""
     v1, v2 = float(rng.randint(2, 20) * 50), float(rng.randint(2, 20) * 50)
-    forward, back = float(rng.randint(5, 40)), float(rng.randint(1, 4))
-    back = min(back, forward - 1)
+    fresh, back = float(rng.randint(5, 40)), float(rng.randint(1, 6))
+    forward = fresh + back
     s1, s2, t = float(rng.randint(20, 300)), float(rng.randint(0, 50)), float(rng.randint(5, 90))
-    out = forward - back
-    matrix = [[-forward / v1, back / v2], [forward / v1, -(back + out) / v2]]
+    flows = [["outside", "tank 1", fresh], ["tank 1", "tank 2", forward], ["tank 2", "tank 1", back]]
+    flows.append(["tank 2", "outside", fresh])
+    matrix = [[-forward / v1, back / v2], [forward / v1, -(back + fresh) / v2]]
     scenarios = [
         (
             "manufacturing",
             (
                 "Two stirred vats hold {v1} and {v2} litres of solution with {s1} and {s2} "
                 "kg of dye dissolved. Clean water enters vat 1 at {f} litres per minute; "
-                "solution is pumped from vat 1 to vat 2 at {f} litres per minute, from vat "
-                "2 back to vat 1 at {b} litres per minute, and drained from vat 2 at {o} "
+                "solution is pumped from vat 1 to vat 2 at {g} litres per minute, from vat "
+                "2 back to vat 1 at {b} litres per minute, and drained from vat 2 at {f} "
                 "litres per minute, so both volumes stay constant. How many kg of dye are "
                 "in vat 2 after {t} minutes?"
             ),
@@ -841,21 +847,22 @@ def connected_tanks(rng: random.Random) -> OdeProblem:
             (
                 "Two connected ponds hold {v1} and {v2} cubic metres of water containing "
                 "{s1} and {s2} kg of a nutrient. Clean stream water enters pond 1 at {f} "
-                "cubic metres per day; water flows from pond 1 to pond 2 at {f} cubic metres "
+                "cubic metres per day; water flows from pond 1 to pond 2 at {g} cubic metres "
                 "per day, a pump returns {b} cubic metres per day from pond 2 to pond 1, "
-                "and {o} cubic metres per day leave pond 2 downstream; both ponds are well "
+                "and {f} cubic metres per day leave pond 2 downstream; both ponds are well "
                 "mixed and keep their volume. How many kg of nutrient are in pond 2 after "
                 "{t} days?"
             ),
         ),
     ]
-    domain, question = _pick(rng, scenarios, v1=v1, v2=v2, s1=s1, s2=s2, f=forward, b=back, o=out, t=t)
+    domain, question = _pick(rng, scenarios, v1=v1, v2=v2, s1=s1, s2=s2, f=fresh, g=forward, b=back, t=t)
     exact = _linear_system(matrix, (s1, s2), t, 1)
     rhs = (
         f"first, second = u\nreturn [-{forward!r} * first / {v1!r} + {back!r} * second / {v2!r}, "
-        f"{forward!r} * first / {v1!r} - {back + out!r} * second / {v2!r}]"
+        f"{forward!r} * first / {v1!r} - {back + fresh!r} * second / {v2!r}]"
     )
-    return OdeProblem("connected_tanks", domain, question, rhs, (s1, s2), t, 1, exact, {"matrix": matrix})
+    parameters = {"matrix": matrix, "flows": flows, "constant_volume": ["tank 1", "tank 2"]}
+    return OdeProblem("connected_tanks", domain, question, rhs, (s1, s2), t, 1, exact, parameters)
 
 
 def predator_prey(rng: random.Random) -> OdeProblem:

@@ -208,10 +208,10 @@ def portfolio(rng: random.Random) -> OptProblem:
         f"and a stock fund expected to yield {num(risky_rate)}% a year. At least {minimum_safe} "
         "dollars must go to "
         f"the bond, the fund may receive at most {num(ratio)} times the bond amount, "
-        f"and at most {cap_risky} dollars "
-        "in total. What is the largest expected return after one year, in dollars?"
+        f"and no more than {cap_risky} dollars may go to the fund. "
+        "What is the largest expected return after one year, in dollars?"
     )
-    return OptProblem("portfolio", "business", question, model, {"budget": budget})
+    return OptProblem("portfolio", "business", question, model, {"budget": budget, "ratio": ratio})
 
 
 def power_dispatch(rng: random.Random) -> OptProblem:
@@ -244,9 +244,14 @@ def power_dispatch(rng: random.Random) -> OptProblem:
 # ----------------------------------------------------------------------------- complex
 
 
+def _capital(name: str) -> str:
+    """``"depot A"`` → ``"Depot A"``: only the first letter changes (``str.capitalize`` lowers the rest)."""
+    return name[:1].upper() + name[1:]
+
+
 def _table(row_names: list[str], column_names: list[str], values: list[list[float]]) -> str:
     return "\n".join(
-        f"- {row}: " + ", ".join(f"{c} {num(v)}" for c, v in zip(column_names, vals, strict=True))
+        f"- {row}: " + ", ".join(f"{c} = {num(v)}" for c, v in zip(column_names, vals, strict=True))
         for row, vals in zip(row_names, values, strict=True)
     )
 
@@ -265,7 +270,7 @@ def transportation(rng: random.Random) -> OptProblem:
     while sum(supply) < sum(demand):
         supply[rng.randrange(m)] += 20
     cost = [[rng.randint(2, 30) for _ in range(n)] for _ in range(m)]
-    sources = [f"{source.capitalize()} {chr(65 + i)}" for i in range(m)]
+    sources = [f"{_capital(source)} {chr(65 + i)}" for i in range(m)]
     sinks = [f"{sink} {j + 1}" for j in range(n)]
     model = LinearModel("Minimize", {f"x_{i}_{j}": cost[i][j] for i in range(m) for j in range(n)})
     for i in range(m):
@@ -277,7 +282,7 @@ def transportation(rng: random.Random) -> OptProblem:
         model.add_constraint(f"demand_{j}", {f"x_{i}_{j}": 1 for i in range(m)}, ">=", demand[j])
     question = (
         f"{_listing(sources)} can ship at most {_listing([str(s) for s in supply])} {good} respectively. "
-        f"{_listing([s.capitalize() for s in sinks])} need at least {_listing([str(d) for d in demand])} "
+        f"{_listing([_capital(s) for s in sinks])} need at least {_listing([str(d) for d in demand])} "
         f"{good} "
         f"respectively. Shipping one unit costs (in dollars):\n{_table(sources, sinks, cost)}\n"
         "What is the minimum total shipping cost that meets every need, in dollars?"
@@ -310,10 +315,10 @@ def assignment(rng: random.Random) -> OptProblem:
     question = (
         f"Each of {n} {agents}s must take exactly one of {n} {tasks}s, and each {tasks} "
         f"needs exactly one {agents}. "
-        f"The time each would need, in {measure}:\n{_table([r.capitalize() for r in rows], columns, time)}\n"
+        f"The time each would need, in {measure}:\n{_table([_capital(r) for r in rows], columns, time)}\n"
         f"What is the smallest possible total time, in {measure}?"
     )
-    return OptProblem("assignment", domain, question, model, {"time": time})
+    return OptProblem("assignment", domain, question, model, {"n": n, "time": time})
 
 
 def production_planning(rng: random.Random) -> OptProblem:
@@ -348,7 +353,8 @@ def production_planning(rng: random.Random) -> OptProblem:
         for t in range(periods)
     )
     question = (
-        f"A company plans production of {item} over the next {periods} {period}s, starting with no stock. "
+        f"A company plans how many {item} to produce over the next {periods} {period}s, "
+        "starting with no stock. "
         f"Each {period}'s demand must be met from that {period}'s production or from "
         "stock, and units kept in "
         f"stock from one {period} to the next cost {num(holding)} dollars per unit "
@@ -357,7 +363,11 @@ def production_planning(rng: random.Random) -> OptProblem:
         "What is the minimum total cost of production and storage, in dollars?"
     )
     return OptProblem(
-        "production_planning", domain, question, model, {"demand": demand, "capacity": capacity}
+        "production_planning",
+        domain,
+        question,
+        model,
+        {"periods": periods, "demand": demand, "capacity": capacity, "cost": cost, "holding": holding},
     )
 
 
@@ -395,13 +405,13 @@ def facility_location(rng: random.Random) -> OptProblem:
         f"A firm may open any of {sites} candidate {site}s. Opening costs are "
         f"{_listing([f'{fixed[i]} dollars for {names[i]}' for i in range(sites)])}, "
         f"and an open {site} can handle at most {_listing([str(c) for c in capacity])} units respectively. "
-        f"The {customer}s {_listing([str(j + 1) for j in range(customers)])} need "
-        f"{_listing([str(d) for d in demand])} units. "
-        f"Serving one unit costs (in dollars):\n{_table([n.capitalize() for n in names], clients, cost)}\n"
+        f"{_capital(_listing([f'{clients[j]} needs {demand[j]} units' for j in range(customers)]))}. "
+        f"Serving one unit costs (in dollars):\n{_table([_capital(n) for n in names], clients, cost)}\n"
         "Units may be split among open sites. What is the minimum total cost of opening "
         "and serving, in dollars?"
     )
-    return OptProblem("facility_location", domain, question, model, {"fixed": fixed, "capacity": capacity})
+    parameters = {"sites": sites, "fixed": fixed, "capacity": capacity, "demand": demand, "cost": cost}
+    return OptProblem("facility_location", domain, question, model, parameters)
 
 
 def capital_budgeting(rng: random.Random) -> OptProblem:
@@ -435,7 +445,8 @@ def capital_budgeting(rng: random.Random) -> OptProblem:
         f"projects {a + 1} and {b + 1} "
         f"cannot both be chosen. What is the largest total value, in {unit}?"
     )
-    return OptProblem("capital_budgeting", domain, question, model, {"value": value})
+    parameters = {"n": n, "value": value, "budget": budget, "people": people, "exclusive": [a + 1, b + 1]}
+    return OptProblem("capital_budgeting", domain, question, model, parameters)
 
 
 def max_flow(rng: random.Random) -> OptProblem:
@@ -537,7 +548,8 @@ def blending(rng: random.Random) -> OptProblem:
         f"weighted average of the lots' values, by weight.\n{rows}\nThe blend must have {limits}. "
         "What is the lowest cost of the blend, in dollars?"
     )
-    return OptProblem("blending", domain, question, model, {"cost": cost})
+    parameters = {"k": k, "total": total, "cost": cost, "quality": quality, "bounds": bounds}
+    return OptProblem("blending", domain, question, model, parameters)
 
 
 def shift_scheduling(rng: random.Random) -> OptProblem:

@@ -4,6 +4,7 @@ precision sentence every question ends with (Property 3)."""
 from __future__ import annotations
 
 import random
+import re
 
 #: Table 10's scenario categories; every generated case carries one.
 DOMAINS: tuple[str, ...] = ("manufacturing", "environment", "business", "daily_life", "natural_science")
@@ -34,3 +35,35 @@ def answer_string(value: float, decimals: int) -> str:
     """``value`` with ``decimals`` places; never ``-0.00``."""
     text = f"{value:.{decimals}f}"
     return text.lstrip("-") if float(text) == 0 else text
+
+
+#: Plural units and their singular, for :func:`agree`.
+_SINGULAR = {
+    "seconds": "second",
+    "minutes": "minute",
+    "hours": "hour",
+    "days": "day",
+    "weeks": "week",
+    "months": "month",
+    "years": "year",
+    "units": "unit",
+    "litres": "litre",
+    "metres": "metre",
+    "grams": "gram",
+    "kilograms": "kilogram",
+    "tonnes": "tonne",
+    "dollars": "dollar",
+    "trucks": "truck",
+    "workers": "worker",
+    "hectares": "hectare",
+    "pounds": "pound",
+    "feet": "foot",
+    "inches": "inch",
+    "people": "person",
+}
+
+
+def agree(text: str) -> str:
+    """Singular units after the number 1: a filled slot reads "after 1 second", not "1 seconds"."""
+    pattern = r"(?<![\d.])1 (" + "|".join(sorted(_SINGULAR, key=len, reverse=True)) + r")\b"
+    return re.sub(pattern, lambda m: f"1 {_SINGULAR[m.group(1)]}", text)
