@@ -81,7 +81,8 @@ def _summarize(args: argparse.Namespace) -> int:
     manifest = read_manifest(paths)
     suite = get_suite(str(manifest.get("suite", "mmopt")))
     run_info = {"model": manifest.get("model", {}).get("alias"), "suite": suite.name}
-    summary = summarize_run(paths, run_info, suite)
+    sessions = manifest.get("sessions") or [{}]
+    summary = summarize_run(paths, run_info, suite, sessions[-1].get("selected"))
     print(json.dumps(summary["metrics"], indent=2))
     return 0
 

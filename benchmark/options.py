@@ -41,6 +41,8 @@ class RunOptions:
     """Where this run writes its records and reports (default ``reports/<model>-<time>``)."""
     gate: str | None
     """Release gate, e.g. ``pass@1>=0.45``; when given it decides the exit status."""
+    gate_allow_unscored: str | None
+    """How many selected cases may go unscored without failing the gate: ``N`` or ``P%`` (0)."""
     resume: bool
     """Continue the run in ``--report-dir`` (or the newest run of this model), skipping finished cases."""
     objective_only: bool
@@ -80,6 +82,7 @@ class RunOptions:
             max_tokens=get("max_tokens"),
             report_dir=Path(get("report_dir")) if get("report_dir") else None,
             gate=get("gate"),
+            gate_allow_unscored=get("gate_allow_unscored"),
             resume=get("resume"),
             objective_only=get("objective_only"),
             models_file=Path(get("models_file")) if get("models_file") else None,
@@ -114,6 +117,11 @@ def add_options(parser: pytest.Parser) -> None:
     group.addoption("--max-tokens", type=int, default=16384, help="output-token limit per model call")
     group.addoption("--report-dir", default=None, help="run folder (default: reports/<model>-<timestamp>)")
     group.addoption("--gate", default=None, help="release gate deciding the exit status, e.g. pass@1>=0.45")
+    group.addoption(
+        "--gate-allow-unscored",
+        default=None,
+        help="unscored cases (errors, missing records) the gate accepts: N or P%% (default 0)",
+    )
     group.addoption("--resume", action="store_true", help="continue a run, skipping cases already scored")
     group.addoption(
         "--objective-only", action="store_true", help="score the objective alone, not the decisions"

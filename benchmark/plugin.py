@@ -19,6 +19,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import time
+import traceback
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,11 +36,11 @@ from adapters.prefetch import GenerationPhase, Share
 from adapters.record import CallLog, ReplayRecorder
 from benchmark import HARNESS_VERSION
 from benchmark.cases import Case, InstanceRef
-from benchmark.gate import GateError, evaluate_gate, parse_gate
+from benchmark.gate import Allowance, GateError, evaluate_gate, parse_allowance, parse_gate
 from benchmark.options import RunOptions, add_options
 from benchmark.records import append_record, finished_cases, latest_by_case, read_records
 from benchmark.reporting.render import to_markdown, to_text
-from benchmark.reporting.summary import build_summary
+from benchmark.reporting.summary import build_summary, unscored_errors
 from benchmark.run import (
     RunPaths,
     choose_run_dir,
@@ -57,6 +58,8 @@ from benchmark.verdict import DatasetError, InfrastructureError, NotEvaluable, V
 CASE_FIXTURE = "bench_case"
 _WORKER_RUN_DIR = "optbench_run_dir"
 _WORKER_SESSION = "optbench_session"
+#: Characters of a harness error's traceback kept in its record (the end, where the cause is).
+TRACEBACK_TAIL_CHARS = 4000
 
 
 @dataclass
@@ -87,6 +90,9 @@ class BenchState:
     session: str = field(default_factory=lambda: uuid.uuid4().hex)
     """Names this invocation across its xdist workers (cache entries and ledger lines carry it)."""
     model_side: ModelSide | None = None
+    allowance: Allowance = field(default_factory=Allowance)
+    selected: list[str] | None = None
+    """Case keys of the selected benchmark items (known to the controller after collection)."""
 
 
 STATE = pytest.StashKey[BenchState]()
@@ -183,12 +189,16 @@ def pytest_configure(config: pytest.Config) -> None:
             )
         if options.gate:
             parse_gate(options.gate)
+        elif options.gate_allow_unscored is not None:
+            raise GateError("--gate-allow-unscored needs a --gate")
+        allowance = parse_allowance(options.gate_allow_unscored or "0")
         sample_specs(options.schedule, options.samples, options.temperature)
     except (ValueError, DatasetError, GateError) as exc:
         raise pytest.UsageError(str(exc)) from None
     suite.configure(config)
     state = BenchState(options=options, suite=suite, dataset=dataset, instances=instances, rootdir=rootdir)
     state.dataset_problem = dataset_problem
+    state.allowance = allowance
     for instance in instances:
         for marker in suite.markers(instance):
             config.addinivalue_line("markers", f"{marker}: {suite.name} cases labelled {marker}")
@@ -209,7 +219,7 @@ def pytest_configure(config: pytest.Config) -> None:
                 ReplayRecorder(options.record).start(keep=options.resume)
     config.stash[STATE] = state
     if config.pluginmanager.hasplugin("xdist"):
-        config.pluginmanager.register(_XdistHooks(), "optbench-xdist")
+        config.pluginmanager.register(_XdistHooks(config), "optbench-xdist")
 
 
 def _check_model_options(options: RunOptions) -> None:
@@ -273,6 +283,8 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     config = session.config
     state = config.stash[STATE]
     options = state.options
+    if not _is_worker(config):
+        state.selected = _selected_keys(state, [item.nodeid for item in session.items])
     if options.model is None or options.offline or config.option.collectonly:
         return
     side = model_side(config)
@@ -300,14 +312,53 @@ def _is_case_item(item: pytest.Item) -> bool:
     return CASE_FIXTURE in getattr(item, "fixturenames", ()) and hasattr(item, "callspec")
 
 
+def _case_of_nodeid(state: BenchState) -> dict[str, Case]:
+    """Benchmark node ids → cases, as the controller derives them without collecting items."""
+    path = "cases/test_benchmark.py::test_case"
+    return {f"{path}[{case.test_id}]": case for case in _cases(state)}
+
+
+def _selected_keys(state: BenchState, nodeids: list[str]) -> list[str]:
+    by_nodeid = _case_of_nodeid(state)
+    return [by_nodeid[n].key for n in nodeids if n in by_nodeid]
+
+
 class _XdistHooks:
     """Registered only when xdist is installed (its hooks are unknown otherwise)."""
+
+    def __init__(self, config: pytest.Config) -> None:
+        self.config = config
 
     def pytest_configure_node(self, node: Any) -> None:
         state = node.config.stash[STATE]
         if state.run is not None:
             node.workerinput[_WORKER_RUN_DIR] = str(state.run.root)
             node.workerinput[_WORKER_SESSION] = state.session
+
+    def pytest_xdist_node_collection_finished(self, node: Any, ids: list[str]) -> None:
+        """Every worker collects the same items; the first one to report names the selection."""
+        state = self.config.stash[STATE]
+        if state.selected is None:
+            state.selected = _selected_keys(state, list(ids))
+
+    def pytest_handlecrashitem(self, crashitem: str, report: pytest.TestReport, sched: Any) -> None:
+        """A worker died under a case (``kill -9``, the OOM killer): the controller writes the case's
+        record, a ``harness_error`` that ``--resume`` runs again, so it cannot silently vanish."""
+        state = self.config.stash[STATE]
+        case = _case_of_nodeid(state).get(crashitem)
+        if case is None or state.run is None:
+            return
+        worker = getattr(getattr(report, "node", None), "gateway", None)
+        detail = f"the xdist worker {getattr(worker, 'id', '?')} died while running this case"
+        record = {
+            **_base_record(case, state, state.suite.dataset_fingerprint(state.dataset), sandbox=None),
+            "outcome": "error",
+            "passed": False,
+            "category": "harness_error",
+            "detail": detail,
+            "finished_at": now_iso(),
+        }
+        append_record(state.run.results, record)
 
 
 def pytest_report_header(config: pytest.Config) -> list[str]:
@@ -384,7 +435,9 @@ def bench_runtime(pytestconfig: pytest.Config) -> Runtime:
     )
 
 
-def _base_record(case: Case, state: BenchState, runtime: Runtime) -> dict[str, Any]:
+def _base_record(
+    case: Case, state: BenchState, dataset: dict[str, str], sandbox: str | None
+) -> dict[str, Any]:
     return {
         "suite": case.suite,
         "case": case.key,
@@ -395,9 +448,9 @@ def _base_record(case: Case, state: BenchState, runtime: Runtime) -> dict[str, A
         "temperature": case.temperature,
         "model": state.options.model,
         "harness_version": HARNESS_VERSION,
-        "dataset_version": runtime.dataset.get("version"),
-        "dataset_sha256": runtime.dataset.get("sha256"),
-        "sandbox": str(runtime.sandbox.kind),
+        "dataset_version": dataset.get("version"),
+        "dataset_sha256": dataset.get("sha256"),
+        "sandbox": sandbox,
     }
 
 
@@ -437,7 +490,9 @@ def bench_verdict(request: pytest.FixtureRequest, bench_case: Case, bench_runtim
             objective_only=state.options.objective_only,
             max_tokens=state.options.max_tokens,
         )
-        record = _base_record(bench_case, state, bench_runtime)
+        record = _base_record(
+            bench_case, state, bench_runtime.dataset, sandbox=str(bench_runtime.sandbox.kind)
+        )
         started = time.perf_counter()
         problem: tuple[str, str, str] | None = None  # (outcome, category, detail)
         try:
@@ -456,6 +511,9 @@ def bench_verdict(request: pytest.FixtureRequest, bench_case: Case, bench_runtim
             problem = ("error", "dataset_error", str(exc))
         except InfrastructureError as exc:
             problem = ("error", exc.category, str(exc))
+        except Exception as exc:  # a bug in the suite's evaluation: recorded, never lost
+            problem = ("error", "harness_error", f"{type(exc).__name__}: {exc}")
+            record["traceback"] = "".join(traceback.format_exception(exc))[-TRACEBACK_TAIL_CHARS:]
         accounting = context.accounting
         record.update(
             {
@@ -548,6 +606,7 @@ def _write_manifest(
                 "requests_sent": spend.requests,
                 "requests_failed": spend.failed,
                 "spent_usd": round(spend.cost_usd, 6),
+                "selected": state.selected,
             }
         )
     write_manifest(
@@ -580,10 +639,14 @@ def _write_manifest(
     )
 
 
-def summarize_run(paths: RunPaths, run_info: dict[str, Any], suite: Suite) -> dict[str, Any]:
+def summarize_run(
+    paths: RunPaths, run_info: dict[str, Any], suite: Suite, selected: list[str] | None = None
+) -> dict[str, Any]:
     """Build and write ``summary.json`` and ``summary.md`` from the run's records."""
     records = list(latest_by_case(read_records(paths.results)).values())
-    summary = build_summary(records, run_info, suite.report_tables(records), suite.official_settings)
+    summary = build_summary(
+        records, run_info, suite.report_tables(records), suite.official_settings, selected=selected
+    )
     paths.summary_json.write_text(json.dumps(summary, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     paths.summary_md.write_text(to_markdown(summary), encoding="utf-8")
     return summary
@@ -607,10 +670,17 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         "dataset": str(state.dataset),
         "sandbox": read_manifest(state.run).get("sandbox", {}).get("kind"),
     }
-    summary = summarize_run(state.run, run_info, state.suite)
+    summary = summarize_run(state.run, run_info, state.suite, state.selected)
     if options.gate:
         metrics = {k: v for k, v in summary["metrics"].items() if isinstance(v, int | float) or v is None}
-        result = evaluate_gate(parse_gate(options.gate), metrics)
+        counts = summary["counts"]
+        result = evaluate_gate(
+            parse_gate(options.gate),
+            metrics,
+            selected=counts["selected"] if counts["selected"] is not None else counts["cases"],
+            unscored=unscored_errors(summary),
+            allowance=state.allowance,
+        )
         state.gate_lines = result.lines
         summary["run"]["gate"] = {"passed": result.passed, "lines": list(result.lines)}
         state.run.summary_json.write_text(

@@ -24,7 +24,9 @@ FAILURE_CATEGORIES: tuple[str, ...] = (
 )
 
 #: Faults that are not the model's: reported apart, excluded from metrics, re-run by ``--resume``.
-INFRASTRUCTURE_CATEGORIES: tuple[str, ...] = ("api_error", "sandbox_error", "dataset_error")
+#: ``harness_error`` is any exception escaping a suite's evaluation (a bug in a validator, parser or
+#: scorer) and a case whose xdist worker died under it.
+INFRASTRUCTURE_CATEGORIES: tuple[str, ...] = ("api_error", "sandbox_error", "dataset_error", "harness_error")
 
 
 class InfrastructureError(Exception):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from benchmark.gate import GateError, evaluate_gate, parse_gate
+from benchmark.gate import GateError, evaluate_gate, parse_allowance, parse_gate
 
 
 def test_parses_fractions_percentages_and_lists() -> None:
@@ -31,3 +31,29 @@ def test_every_condition_must_hold() -> None:
 def test_undefined_metric_fails_the_gate() -> None:
     result = evaluate_gate(parse_gate("pass@4>=0.1"), {"pass@4": None})
     assert not result.passed and "undefined" in result.lines[0]
+
+
+def test_unscored_cases_fail_the_gate_unless_allowed() -> None:
+    gate = parse_gate("pass@1>=0.5")
+    unscored = {"api_error": 2, "harness_error": 1}
+    refused = evaluate_gate(gate, {"pass@1": 1.0}, selected=10, unscored=unscored)
+    assert not refused.passed and refused.lines[-1].startswith("FAIL unscored cases: 3 of 10")
+    assert evaluate_gate(
+        gate, {"pass@1": 1.0}, selected=10, unscored=unscored, allowance=parse_allowance("3")
+    ).passed
+    assert not evaluate_gate(
+        gate, {"pass@1": 1.0}, selected=10, unscored=unscored, allowance=parse_allowance("2")
+    ).passed
+    assert evaluate_gate(
+        gate, {"pass@1": 1.0}, selected=10, unscored=unscored, allowance=parse_allowance("30%")
+    ).passed
+    assert not evaluate_gate(
+        gate, {"pass@1": 1.0}, selected=10, unscored=unscored, allowance=parse_allowance("29%")
+    ).passed
+    assert evaluate_gate(gate, {"pass@1": 1.0}, selected=10, unscored={}).passed
+
+
+@pytest.mark.parametrize("bad", ["", "two", "1.5", "-1", "150%"])
+def test_rejects_malformed_allowances(bad: str) -> None:
+    with pytest.raises(GateError, match="gate-allow-unscored"):
+        parse_allowance(bad)

@@ -89,10 +89,29 @@ def summary_tables(summary: Mapping[str, Any]) -> list[Table]:
     return tables
 
 
+def headline(summary: Mapping[str, Any]) -> list[str]:
+    """The first lines of every summary: what was selected, recorded and scored, and why the rest
+    was not, so a run that lost cases cannot read as complete."""
+    counts = summary["counts"]
+    selected = counts.get("selected")
+    first = f"selected {selected}, " if selected is not None else ""
+    lines = [
+        f"{first}recorded {counts['recorded']}, scored {counts['scored']} "
+        f"({counts['passed']} passed, {counts['failed']} failed)"
+    ]
+    not_scored = summary.get("not_scored") or {}
+    if not_scored:
+        reasons = ", ".join(f"{reason} {n}" for reason, n in not_scored.items())
+        lines.append(f"not scored {sum(not_scored.values())}: {reasons}")
+    else:
+        lines.append("not scored 0")
+    return lines
+
+
 def to_markdown(summary: Mapping[str, Any]) -> str:
     run = summary.get("run") or {}
     counts = summary["counts"]
-    lines = ["# Benchmark run", ""]
+    lines = ["# Benchmark run", "", *(f"**{line}**  " for line in headline(summary)), ""]
     for key in ("model", "suite", "setting", "schedule", "dataset", "sandbox"):
         if run.get(key) is not None:
             lines.append(f"- **{key}**: {run[key]}")
@@ -114,7 +133,7 @@ def to_markdown(summary: Mapping[str, Any]) -> str:
 
 def to_text(summary: Mapping[str, Any]) -> list[str]:
     """Aligned plain-text tables for the terminal summary."""
-    out: list[str] = []
+    out: list[str] = [*headline(summary), ""]
     for table in summary_tables(summary):
         widths = [max(len(h), *(len(r[i]) for r in table.rows)) for i, h in enumerate(table.headers)]
         out.append(table.title)

@@ -70,11 +70,18 @@ def build_summary(
     run: Mapping[str, Any] | None = None,
     suite_tables: Sequence[Table] = (),
     official_settings: Sequence[str] | None = None,
+    selected: Sequence[str] | None = None,
 ) -> dict[str, Any]:
     """Official metrics (pass@k, Valid Code Rate, the group tables, failure categories) count only
     records of ``official_settings`` (all when None); diagnostic settings appear in ``by_setting``
-    and in the suite's own tables, never in the official numbers. ``counts`` tallies every case."""
+    and in the suite's own tables, never in the official numbers. ``counts`` tallies every case.
+
+    ``selected`` is the case keys the session selected (None when unknown, e.g. rebuilt from old
+    records): a selected case without a record is counted as ``not recorded``, so a run whose cases
+    vanished can never read as complete."""
     latest = list(records)
+    recorded_keys = {str(r["case"]) for r in latest}
+    not_recorded = [key for key in selected or () if key not in recorded_keys]
     all_scored = [r for r in latest if r.get("outcome") in ("passed", "failed")]
     scored = [r for r in all_scored if official_settings is None or r.get("setting") in official_settings]
     errors = [r for r in latest if r.get("outcome") == "error"]
@@ -83,6 +90,9 @@ def build_summary(
     summary: dict[str, Any] = {
         "run": dict(run or {}),
         "counts": {
+            "selected": len(selected) if selected is not None else None,
+            "recorded": len(set(selected) & recorded_keys) if selected is not None else len(latest),
+            "not_recorded": len(not_recorded),
             "cases": len(latest),
             "scored": len(all_scored),
             "passed": sum(int(bool(r["passed"])) for r in all_scored),
@@ -93,6 +103,8 @@ def build_summary(
         "metrics": metric_block(scored),
         "failure_categories": {c: failures[c] for c in FAILURE_CATEGORIES if failures[c]},
         "infrastructure": dict(sorted(Counter(str(r.get("category")) for r in errors).items())),
+        "not_scored": not_scored_reasons(latest, not_recorded),
+        "not_recorded_cases": sorted(not_recorded)[:50],
         "skipped_reasons": dict(sorted(Counter(str(r.get("detail")) for r in skipped).items())),
         "accounting": _accounting(latest),
         "suite_tables": [asdict(table) for table in suite_tables],
@@ -115,6 +127,25 @@ def build_summary(
             order = sorted(groups, key=lambda name: (_DIFFICULTY_ORDER.get(name, 3), name))
             summary[f"by_{grouping}"] = {name: metric_block(groups[name]) for name in order}
     return summary
+
+
+def not_scored_reasons(records: Sequence[Mapping[str, Any]], not_recorded: Sequence[str]) -> dict[str, int]:
+    """Why cases went unscored, by kind: an infrastructure category (``api_error``, …), a skip
+    (``skipped: <category>``) or ``not recorded``."""
+    reasons: Counter[str] = Counter()
+    for record in records:
+        if record.get("outcome") == "error":
+            reasons[str(record.get("category"))] += 1
+        elif record.get("outcome") == "skipped":
+            reasons[f"skipped: {record.get('category')}"] += 1
+    if not_recorded:
+        reasons["not recorded"] = len(not_recorded)
+    return dict(sorted(reasons.items()))
+
+
+def unscored_errors(summary: Mapping[str, Any]) -> dict[str, int]:
+    """The unscored cases the gate counts: errors and missing records (skips are deliberate)."""
+    return {k: n for k, n in summary["not_scored"].items() if not k.startswith("skipped: ")}
 
 
 def _accounting(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:

@@ -147,7 +147,18 @@ def score_execution(
     recomputed: float | None = None
     validator = None if objective_only else get_subcategory(subcategory)
     if validator is not None:
-        check = validator.check_solution(instance, result)
+        try:
+            check = validator.check_solution(instance, result)
+        except Exception as exc:
+            # the validator reads the reference solution: if that works, the answer is unreadable
+            validator.check_solution(instance, normalize_result(solution_ref))
+            return Verdict.fail(
+                "output_format",
+                f"the returned decisions cannot be read ({type(exc).__name__}: {exc})",
+                returned_objective=returned,
+                extra=extra,
+                **common,
+            )
         recomputed = check.objective
         extra["decisions_checked"] = True
         if not check.feasible:
