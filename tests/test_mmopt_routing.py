@@ -1,0 +1,275 @@
+"""The routing family (routing_tour_optimization): exact tour solvers, generators, validators, fixtures.
+
+Real solvers throughout (HiGHS through SciPy, the Held–Karp dynamic program, exhaustive search on
+small cases); every shipped ``solver_ref.py`` runs as a subprocess in
+``tests/test_mmopt_generation.py::test_shipped_solver_refs_reproduce_the_optimum``. Validator and
+scorer faults are planted into copies of real shipped solutions.
+"""
+
+from __future__ import annotations
+
+import copy
+import itertools
+import json
+import random
+import re
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from benchmark.sandbox import ExecutionResult, Outcome, SandboxKind
+from benchmark.suites.mmopt.generation import InstanceGenerator, build_instance, routing
+from benchmark.suites.mmopt.generation.package import package_files
+from benchmark.suites.mmopt.generation.protocol import ReferenceSolution
+from benchmark.suites.mmopt.generation.seeds import instance_seed
+from benchmark.suites.mmopt.scoring import score_execution
+from benchmark.suites.mmopt.subcategories import get_subcategory
+from benchmark.suites.mmopt.subcategories.base import DIFFICULTIES
+from benchmark.suites.mmopt.subcategories.travel_salesman_problem.generator import nodes, units
+
+FAMILY = "routing_tour_optimization"
+ROOT = Path(__file__).resolve().parents[1] / "fixtures" / "mmopt" / FAMILY
+SUBCATEGORIES = {"travel_salesman_problem": "tsp"}
+
+
+def _generator(name: str) -> InstanceGenerator:
+    subcategory = get_subcategory(name)
+    assert isinstance(subcategory, InstanceGenerator)
+    return subcategory
+
+
+def _packages(name: str | None = None) -> list[Path]:
+    names = [name] if name else list(SUBCATEGORIES)
+    return sorted(p.parent for n in names for p in (ROOT / n).glob("*/*/meta.json"))
+
+
+def _load(package: Path) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+    def read(rel: str) -> dict[str, Any]:
+        return json.loads((package / rel).read_text())
+
+    return read("ground_truth/instance_data.json"), read("ground_truth/solution_ref.json"), read("meta.json")
+
+
+def _case(name: str, difficulty: str, index: int = 0) -> tuple[dict[str, Any], dict[str, Any]]:
+    packages = [p for p in _packages(name) if p.parent.name == difficulty]
+    if not packages:
+        pytest.skip(f"{name} fixtures not generated")
+    instance, solution, _ = _load(packages[index])
+    return instance, solution
+
+
+def _score(name: str, instance: dict[str, Any], solution: dict[str, Any], returned: dict[str, Any]):
+    execution = ExecutionResult(
+        outcome=Outcome.OK, value=returned, stdout="", error="", wall_s=0.1, sandbox=SandboxKind.BWRAP
+    )
+    return score_execution(
+        execution, subcategory=name, instance=instance, solution_ref=solution, objective_only=False
+    )
+
+
+# ------------------------------------------------------------------------------------------------
+# cost rule and exact solvers
+
+
+def _random_points(rng: random.Random, count: int) -> dict[str, list[int]]:
+    points: dict[str, list[int]] = {}
+    while len(points) < count:
+        point = [rng.randint(0, 30), rng.randint(0, 30)]
+        if point not in points.values():
+            points[f"N{len(points)}"] = point
+    return points
+
+
+def _brute_force(cost: np.ndarray) -> float:
+    n = cost.shape[0]
+    return min(routing.tour_units(cost, [0, *perm]) for perm in itertools.permutations(range(1, n)))
+
+
+@pytest.mark.parametrize("rule", sorted(routing.COST_RULES))
+def test_held_karp_and_subtour_milp_match_exhaustive_search(rule):
+    rng = random.Random(rule)
+    for count in (4, 6, 8):
+        points = _random_points(rng, count)
+        cost = routing.cost_matrix(points, list(points), rule)
+        expected = _brute_force(cost)
+        dp_total, dp_tour = routing.held_karp(cost)
+        milp_total, milp_tour = routing.subtour_milp(cost)
+        assert dp_total == pytest.approx(expected, abs=1e-9)
+        assert milp_total == pytest.approx(expected, abs=1e-6)
+        for tour in (dp_tour, milp_tour):
+            assert sorted(tour) == list(range(count)) and tour[0] == 0
+            assert routing.tour_units(cost, tour) == pytest.approx(expected, abs=1e-9)
+
+
+def test_cost_rules_round_each_leg_and_are_stated_without_digits():
+    a, b = (0, 0), (1, 2)  # √5 = 2.2360679…
+    assert routing.leg_cost(a, b, "euclidean_rounded_0dp") == 2
+    assert routing.leg_cost(a, b, "euclidean_rounded_1dp") == 2.2
+    assert routing.leg_cost(a, b, "euclidean_rounded_2dp") == 2.24
+    assert routing.leg_cost(a, b, routing.EXACT) == pytest.approx(5**0.5, abs=1e-15)
+    assert routing.finish_total(2.2360679 * 3, routing.EXACT) == 6.7082
+    assert routing.from_units(671, "euclidean_rounded_2dp") == 6.71
+    for rule in routing.COST_RULES:
+        assert not re.search(r"\d", routing.rule_sentence(rule))
+    with pytest.raises(ValueError, match="unknown cost rule"):
+        routing.rule_decimals("manhattan")
+
+
+def test_heuristics_are_valid_tours_and_two_opt_never_worsens():
+    rng = random.Random(5)
+    points = _random_points(rng, 12)
+    cost = routing.cost_matrix(points, list(points), routing.EXACT)
+    greedy = routing.nearest_neighbour(cost)
+    improved = routing.two_opt(cost, greedy)
+    assert sorted(greedy) == sorted(improved) == list(range(12))
+    assert routing.tour_units(cost, improved) <= routing.tour_units(cost, greedy) + 1e-9
+    assert routing.tour_units(cost, improved) >= routing.held_karp(cost)[0] - 1e-9
+
+
+# ------------------------------------------------------------------------------------------------
+# registry and determinism
+
+
+def test_subcategories_are_registered_in_the_family():
+    for name, prefix in SUBCATEGORIES.items():
+        generator = _generator(name)
+        assert (generator.family, generator.name, generator.id_prefix) == (FAMILY, name, prefix)
+
+
+@pytest.mark.parametrize("name", SUBCATEGORIES)
+@pytest.mark.parametrize("difficulty", DIFFICULTIES)
+def test_same_seed_same_bytes(name, difficulty):
+    generator = _generator(name)
+    seed = instance_seed(name, difficulty, 4)
+    first = package_files(build_instance(generator, difficulty, "x_004", seed), "test")
+    second = package_files(build_instance(generator, difficulty, "x_004", seed), "test")
+    assert first.keys() == second.keys()
+    for rel in first:
+        assert first[rel] == second[rel], rel
+    other = package_files(build_instance(generator, difficulty, "x_004", seed + 1), "test")
+    assert other["ground_truth/instance_data.json"] != first["ground_truth/instance_data.json"]
+
+
+# ------------------------------------------------------------------------------------------------
+# travelling salesman: validator and scoring
+
+TSP = "travel_salesman_problem"
+
+
+def test_tsp_reference_passes_in_every_written_form():
+    instance, solution = _case(TSP, "hard")
+    generator = _generator(TSP)
+    check = generator.check_solution(instance, solution)
+    assert check.feasible and check.objective == solution["objective_value"], check.problems
+    tour = solution["tour"]
+    forms = [
+        {"tour": tour[:-1]},  # open
+        {"tour": list(reversed(tour))},  # other direction
+        {"tour": [c.lower() for c in tour[3:-1] + tour[:4]]},  # another start, lower case
+        {"selected_arcs": solution["selected_arcs"]},
+        {"route": tour, "objective_value": solution["objective_value"] + 0.0009},
+    ]
+    for form in forms:
+        again = generator.check_solution(instance, form)
+        assert again.feasible and again.objective == solution["objective_value"], (form, again.problems)
+    assert _score(
+        TSP, instance, solution, {"objective_value": solution["objective_value"], "tour": tour}
+    ).passed
+
+
+def test_tsp_skipped_and_repeated_cities_are_infeasible_solutions():
+    instance, solution = _case(TSP, "medium")
+    tour = solution["tour"]
+    skipped = {"objective_value": solution["objective_value"], "tour": [*tour[:2], *tour[3:]]}
+    verdict = _score(TSP, instance, solution, skipped)
+    assert verdict.category == "infeasible_solution"
+    assert f"city {tour[2]} is not visited" in verdict.detail
+    repeated = {"objective_value": solution["objective_value"], "tour": [*tour[:3], tour[1], *tour[3:]]}
+    verdict = _score(TSP, instance, solution, repeated)
+    assert verdict.category == "infeasible_solution"
+    assert f"city {tour[1]} is visited 2 times" in verdict.detail
+    assert _generator(TSP).check_solution(instance, {"tour": [*tour, "Z"]}).problems == ("unknown city 'Z'",)
+    assert _generator(TSP).check_solution(instance, {"objective_value": 1}).problems == ("no tour returned",)
+    broken_arcs = {"selected_arcs": solution["selected_arcs"][:-1]}
+    assert not _generator(TSP).check_solution(instance, broken_arcs).feasible
+
+
+def test_tsp_suboptimal_tour_is_a_wrong_objective_and_a_false_claim_is_infeasible():
+    instance, solution = _case(TSP, "hard")
+    names = nodes(instance)
+    greedy = [names[i] for i in routing.nearest_neighbour(units(instance))]
+    recomputed = _generator(TSP).check_solution(instance, {"tour": greedy})
+    assert recomputed.feasible and recomputed.objective is not None
+    assert recomputed.objective > solution["objective_value"]  # hard: nearest neighbour is suboptimal
+    honest = _score(TSP, instance, solution, {"objective_value": recomputed.objective, "tour": greedy})
+    assert honest.category == "wrong_objective"
+    claimed = _score(
+        TSP, instance, solution, {"objective_value": solution["objective_value"], "tour": greedy}
+    )
+    assert claimed.category == "infeasible_solution" and "reported objective" in claimed.detail
+
+
+def test_tsp_validator_uses_the_instance_cost_rule():
+    instance, solution = _case(TSP, "medium")
+    rounded = copy.deepcopy(instance)
+    assert rounded["meta_parameters"]["cost_matrix_type"] in (
+        "euclidean_rounded_0dp",
+        "euclidean_rounded_1dp",
+    )
+    check = _generator(TSP).check_solution(rounded, solution)
+    legs = [rounded["distance_matrix"][a][b] for a, b in itertools.pairwise(solution["tour"])]
+    assert check.objective == round(sum(legs), 1)
+    assert _generator(TSP).structural_problems(rounded, "medium") == []
+    rounded["meta_parameters"]["cost_matrix_type"] = routing.EXACT
+    assert "structure: distance matrix disagrees with the cost rule" in _generator(TSP).structural_problems(
+        rounded, "medium"
+    )
+
+
+# ------------------------------------------------------------------------------------------------
+# shipped packages
+
+
+def test_ten_packages_per_difficulty_with_official_ids():
+    for name, prefix in SUBCATEGORIES.items():
+        packages = _packages(name)
+        if not packages:
+            pytest.skip(f"{name} fixtures not generated")
+        for difficulty in DIFFICULTIES:
+            ids = sorted(p.name for p in packages if p.parent.name == difficulty)
+            assert ids == [f"{prefix}_{difficulty[0]}_{i:03d}" for i in range(1, 11)]
+
+
+def test_tsp_regimes_grow_and_hard_defeats_the_heuristics():
+    packages = _packages(TSP)
+    if not packages:
+        pytest.skip("tsp fixtures not generated")
+    cities: dict[str, list[int]] = {d: [] for d in DIFFICULTIES}
+    for package in packages:
+        instance, _, meta = _load(package)
+        cities[meta["difficulty"]].append(len(instance["sets"]["nodes"]))
+        if meta["difficulty"] != "easy":
+            assert "nearest_neighbour_suboptimal" in meta["regime_tags"]
+        if meta["difficulty"] == "hard":
+            assert "two_opt_suboptimal" in meta["regime_tags"]
+            assert instance["meta_parameters"]["layout_type"] == "clustered_euclidean"
+    assert max(cities["easy"]) < min(cities["medium"]) and max(cities["medium"]) < min(cities["hard"])
+    rules = {_load(p)[0]["meta_parameters"]["cost_matrix_type"] for p in packages}
+    assert rules == set(routing.COST_RULES)  # every rule is shipped
+
+
+@pytest.mark.parametrize("package", _packages(), ids=lambda p: p.name)
+def test_package_is_verified_and_cross_checked(package):
+    instance, solution, meta = _load(package)
+    generator = _generator(meta["subcategory"])
+    method, independent = generator.cross_check(instance)
+    assert method == meta["verification"]["cross_check"]
+    assert independent == pytest.approx(solution["objective_value"], abs=1e-6)
+    check = generator.check_solution(instance, solution)
+    assert check.feasible, check.problems
+    reference = ReferenceSolution(solution=solution, method="shipped")
+    assert generator.solution_problems(instance, reference, meta["difficulty"]) == []
+    task = (package / "task_input.txt").read_text()
+    assert '"objective_value"' in task and "visual_0.png" in task
