@@ -52,7 +52,14 @@ from benchmark.run import (
 )
 from benchmark.sandbox import Limits, Sandbox, SandboxKind, create_sandbox
 from benchmark.schedules import sample_specs
-from benchmark.suites.base import CaseContext, Suite, get_suite, suite_names
+from benchmark.suites.base import (
+    CaseContext,
+    Suite,
+    get_suite,
+    instance_markers,
+    marker_declarations,
+    suite_names,
+)
 from benchmark.verdict import DatasetError, InfrastructureError, NotEvaluable, Verdict
 
 CASE_FIXTURE = "bench_case"
@@ -199,9 +206,8 @@ def pytest_configure(config: pytest.Config) -> None:
     state = BenchState(options=options, suite=suite, dataset=dataset, instances=instances, rootdir=rootdir)
     state.dataset_problem = dataset_problem
     state.allowance = allowance
-    for instance in instances:
-        for marker in suite.markers(instance):
-            config.addinivalue_line("markers", f"{marker}: {suite.name} cases labelled {marker}")
+    for marker, description in marker_declarations(suite, instances).items():
+        config.addinivalue_line("markers", f"{marker}: {description}")
     if options.model:
         if _is_worker(config):
             state.run = RunPaths(Path(config.workerinput[_WORKER_RUN_DIR]))  # type: ignore[attr-defined]
@@ -378,7 +384,7 @@ def _cases(state: BenchState) -> list[Case]:
     settings = (options.setting or state.suite.default_setting,)
     specs = sample_specs(options.schedule, options.samples, options.temperature)
     return [
-        Case(instance, setting, spec.index, spec.temperature, markers=state.suite.markers(instance))
+        Case(instance, setting, spec.index, spec.temperature, markers=instance_markers(state.suite, instance))
         for instance in state.instances
         for setting in settings
         for spec in specs
@@ -442,7 +448,7 @@ def _base_record(
         "suite": case.suite,
         "case": case.key,
         "test_id": case.test_id,
-        **dict(case.instance.labels),
+        **{label: case.instance.labels.get(label) for label in state.suite.labels},
         "setting": case.setting,
         "sample": case.sample,
         "temperature": case.temperature,
@@ -496,7 +502,7 @@ def bench_verdict(request: pytest.FixtureRequest, bench_case: Case, bench_runtim
         started = time.perf_counter()
         problem: tuple[str, str, str] | None = None  # (outcome, category, detail)
         try:
-            record.update(_verdict_fields(state.suite.evaluate(bench_case, context)))
+            record.update(_verdict_fields(_checked(state.suite, state.suite.evaluate(bench_case, context))))
         except OracleUnavailable as exc:
             problem = ("skipped", "oracle_unavailable", str(exc))
         except NotEvaluable as exc:
@@ -555,6 +561,16 @@ def bench_verdict(request: pytest.FixtureRequest, bench_case: Case, bench_runtim
             pytrace=False,
         )
     return record
+
+
+def _checked(suite: Suite, verdict: Verdict) -> Verdict:
+    """A failure category the suite did not declare is a bug in the suite, not a model failure."""
+    if not verdict.passed and verdict.category not in suite.failure_categories:
+        raise ValueError(
+            f"suite {suite.name} returned failure category {verdict.category!r}, which it does not "
+            f"declare ({', '.join(suite.failure_categories)})"
+        )
+    return verdict
 
 
 def assert_case_passed(record: dict[str, Any]) -> None:
@@ -645,7 +661,13 @@ def summarize_run(
     """Build and write ``summary.json`` and ``summary.md`` from the run's records."""
     records = list(latest_by_case(read_records(paths.results)).values())
     summary = build_summary(
-        records, run_info, suite.report_tables(records), suite.official_settings, selected=selected
+        records,
+        run_info,
+        suite.report_tables(records),
+        suite.official_settings,
+        selected=selected,
+        groupings=suite.groupings,
+        failure_categories=suite.failure_categories,
     )
     paths.summary_json.write_text(json.dumps(summary, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     paths.summary_md.write_text(to_markdown(summary), encoding="utf-8")

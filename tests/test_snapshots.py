@@ -12,6 +12,7 @@ from benchmark.reporting.render import to_markdown
 from benchmark.reporting.summary import build_summary
 from benchmark.suites.mmopt.package import discover, load_package
 from benchmark.suites.mmopt.prompts import stage1_messages
+from benchmark.suites.mmopt.suite import SUITE
 from tests.conftest import FIXTURES
 
 
@@ -59,7 +60,10 @@ def test_summary_markdown_layout(snapshot) -> None:
         _record(b, 3, False, "timeout"),
         _record(b, 4, False, "api_error", outcome="error", detail="connection refused"),
     ]
-    summary = build_summary(records, {"model": "replay:demo.jsonl", "suite": "mmopt", "schedule": "paper"})
+    run = {"model": "replay:demo.jsonl", "suite": "mmopt", "schedule": "paper"}
+    summary = build_summary(
+        records, run, groupings=SUITE.groupings, failure_categories=SUITE.failure_categories
+    )
     assert summary["metrics"]["pass@1"] == (4 / 5 + 1 / 4) / 2
     assert summary["metrics"]["pass@5"] is None  # instance b has only 4 scored samples
     assert summary["metrics"]["pass@4"] == 1.0

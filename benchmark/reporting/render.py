@@ -56,7 +56,7 @@ def summary_tables(summary: Mapping[str, Any]) -> list[Table]:
             if key.endswith("_stochastic_runs")
         ]
         tables.append(Table(f"Over {metrics['runs']} runs (mean ± std)", ("metric", "value"), tuple(rows)))
-    for grouping in ("family", "subcategory", "difficulty"):
+    for grouping in summary.get("groupings") or ():
         groups = summary.get(f"by_{grouping}")
         if groups:
             rows = tuple(_metric_row(name, block, columns) for name, block in groups.items())

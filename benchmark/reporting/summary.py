@@ -14,11 +14,7 @@ from typing import Any
 
 from benchmark.metrics import k_values, mean_pass_at_k, mean_std, rate
 from benchmark.reporting.render import Table
-from benchmark.verdict import FAILURE_CATEGORIES
-
-GROUPINGS: tuple[str, ...] = ("family", "subcategory", "difficulty")
-#: Difficulty levels are listed easy → hard rather than alphabetically.
-_DIFFICULTY_ORDER = {"easy": 0, "medium": 1, "hard": 2}
+from benchmark.suites.base import Grouping
 
 
 def _instance_key(record: Mapping[str, Any]) -> str:
@@ -71,6 +67,8 @@ def build_summary(
     suite_tables: Sequence[Table] = (),
     official_settings: Sequence[str] | None = None,
     selected: Sequence[str] | None = None,
+    groupings: Sequence[Grouping] = (),
+    failure_categories: Sequence[str] = (),
 ) -> dict[str, Any]:
     """Official metrics (pass@k, Valid Code Rate, the group tables, failure categories) count only
     records of ``official_settings`` (all when None); diagnostic settings appear in ``by_setting``
@@ -78,7 +76,8 @@ def build_summary(
 
     ``selected`` is the case keys the session selected (None when unknown, e.g. rebuilt from old
     records): a selected case without a record is counted as ``not recorded``, so a run whose cases
-    vanished can never read as complete."""
+    vanished can never read as complete. ``groupings`` and ``failure_categories`` are the suite's
+    declarations: the "By <label>" tables, and the order failure categories are listed in."""
     latest = list(records)
     recorded_keys = {str(r["case"]) for r in latest}
     not_recorded = [key for key in selected or () if key not in recorded_keys]
@@ -101,7 +100,12 @@ def build_summary(
             "skipped": len(skipped),
         },
         "metrics": metric_block(scored),
-        "failure_categories": {c: failures[c] for c in FAILURE_CATEGORIES if failures[c]},
+        "failure_categories": {
+            c: failures[c]
+            for c in (*failure_categories, *sorted(set(failures) - set(failure_categories)))
+            if failures[c]
+        },
+        "groupings": [grouping.label for grouping in groupings],
         "infrastructure": dict(sorted(Counter(str(r.get("category")) for r in errors).items())),
         "not_scored": not_scored_reasons(latest, not_recorded),
         "not_recorded_cases": sorted(not_recorded)[:50],
@@ -117,16 +121,21 @@ def build_summary(
             name: {**metric_block(group), "official": official_settings is None or name in official_settings}
             for name, group in sorted(by_setting.items())
         }
-    for grouping in GROUPINGS:
+    for grouping in groupings:
         groups: dict[str, list[Mapping[str, Any]]] = defaultdict(list)
         for record in scored:
-            value = record.get(grouping)
+            value = record.get(grouping.label)
             if value is not None:
                 groups[str(value)].append(record)
         if groups:
-            order = sorted(groups, key=lambda name: (_DIFFICULTY_ORDER.get(name, 3), name))
-            summary[f"by_{grouping}"] = {name: metric_block(groups[name]) for name in order}
+            order = sorted(groups, key=grouping.sort_key)
+            summary[f"by_{grouping.label}"] = {name: metric_block(groups[name]) for name in order}
     return summary
+
+
+def _category_order(declared: Sequence[str], seen: Iterable[str]) -> list[str]:
+    """The suite's declared order, then (from records of an older harness) any others by name."""
+    return [*declared, *sorted(set(seen) - set(declared))]
 
 
 def not_scored_reasons(records: Sequence[Mapping[str, Any]], not_recorded: Sequence[str]) -> dict[str, int]:

@@ -4,13 +4,19 @@ A suite knows its dataset layout, its prompts, its response contract and its sco
 knows everything else: collection, adapters, caching, the sandbox, records, resume and reports.
 The :class:`CaseContext` is the only door between the two, so a suite never reaches into the
 harness and the harness never into a suite's files.
+
+What the harness shows of a suite comes from the suite's declarations, never from knowledge of
+it: ``labels`` (the instance labels every record carries), ``groupings`` (the labels reports are
+broken down by, in which order, and which become pytest markers) and ``failure_categories`` (the
+model-failure classes its verdicts may carry, in report order).
 """
 
 from __future__ import annotations
 
+import argparse
 import importlib
 import pkgutil
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
@@ -23,6 +29,30 @@ from benchmark.messages import Message
 from benchmark.reporting.render import Table
 from benchmark.sandbox import Limits, Sandbox
 from benchmark.verdict import Verdict
+
+
+@dataclass(frozen=True)
+class Grouping:
+    """A label the reports break results down by (a "By <label>" table).
+
+    ``order`` lists values that come first, in that order (easy → medium → hard); others follow
+    alphabetically. With ``markers``, every value is a pytest marker (``-m hard``); ``aliases``
+    gives some values a second, short marker (``network_optimization`` → ``-m network``).
+    """
+
+    label: str
+    order: tuple[str, ...] = ()
+    markers: bool = True
+    aliases: Mapping[str, str] = field(default_factory=dict)
+
+    def sort_key(self, value: str) -> tuple[int, str]:
+        return (self.order.index(value) if value in self.order else len(self.order), value)
+
+    def marker_names(self, value: str) -> tuple[str, ...]:
+        if not self.markers:
+            return ()
+        alias = self.aliases.get(value)
+        return (value,) if alias is None or alias == value else (value, alias)
 
 
 @dataclass
@@ -85,6 +115,19 @@ class Suite(Protocol):
     settings: tuple[str, ...]
     default_setting: str
     official_settings: tuple[str, ...]  # settings whose records make the official metrics
+    labels: tuple[str, ...]
+    """Instance labels copied into every record (e.g. family, subcategory, difficulty, instance_id)."""
+    groupings: tuple[Grouping, ...]
+    """Labels the reports break results down by, in report order; they also make the markers."""
+    failure_categories: tuple[str, ...]
+    """Every category a failed verdict of this suite may carry, in report order; any other is a
+    harness error."""
+
+    def add_commands(self, add_command: Callable[..., argparse.ArgumentParser]) -> None:
+        """Register the suite's ``python -m benchmark`` subcommands (dataset generation, checks)
+        through ``add_command`` (``argparse``'s ``add_parser``); each sets ``handler``, a function
+        of the parsed arguments that returns the exit status."""
+        ...
 
     def add_options(self, group: pytest.OptionGroup) -> None:
         """Register the suite's own command-line options (every suite's, at startup)."""
@@ -107,10 +150,6 @@ class Suite(Protocol):
         """List the instances of a dataset root, cheaply and in a deterministic order."""
         ...
 
-    def markers(self, instance: InstanceRef) -> tuple[str, ...]:
-        """pytest marker names for an instance (e.g. family, subcategory, difficulty)."""
-        ...
-
     def hidden_paths(self, dataset: Path) -> tuple[Path, ...]:
         """Paths generated code must not see (ground truth, references)."""
         ...
@@ -123,6 +162,42 @@ class Suite(Protocol):
         """Run the case end to end. Raise :class:`benchmark.verdict.DatasetError` for a damaged
         package and :class:`adapters.base.OracleUnavailable` when no reference answer can run."""
         ...
+
+
+#: Model-failure classes of any answer that is code run in the sandbox, in pipeline order (the
+#: first six of MM-OptBench's Table 9); suites add their scoring's own after these.
+EXECUTION_CATEGORIES: tuple[str, ...] = (
+    "response_contract",
+    "syntax",
+    "dependency",
+    "runtime",
+    "timeout",
+    "output_format",
+)
+
+
+def instance_markers(suite: Suite, instance: InstanceRef) -> tuple[str, ...]:
+    """The pytest markers of an instance, from the suite's groupings."""
+    names: list[str] = []
+    for grouping in suite.groupings:
+        value = instance.labels.get(grouping.label)
+        if value is not None:
+            names.extend(n for n in grouping.marker_names(value) if n not in names)
+    return tuple(names)
+
+
+def marker_declarations(suite: Suite, instances: Iterable[InstanceRef]) -> dict[str, str]:
+    """One ``--markers`` line per distinct marker (not per instance), saying what it selects."""
+    declared: dict[str, str] = {}
+    for instance in instances:
+        for grouping in suite.groupings:
+            value = instance.labels.get(grouping.label)
+            if value is None:
+                continue
+            for name in grouping.marker_names(value):
+                what = value if name == value else f"{value} (short name)"
+                declared.setdefault(name, f"{suite.name} cases whose {grouping.label} is {what}")
+    return declared
 
 
 def suite_names() -> tuple[str, ...]:

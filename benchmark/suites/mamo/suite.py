@@ -9,6 +9,7 @@ improvement (Table 4's subscripts, Table 5).
 
 from __future__ import annotations
 
+import argparse
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -20,7 +21,7 @@ from adapters.base import CompletionRequest, Decoding, ModelAdapter, OracleUnava
 from benchmark.cases import Case, InstanceRef
 from benchmark.messages import Message
 from benchmark.reporting.render import Table
-from benchmark.suites.base import CaseContext
+from benchmark.suites.base import EXECUTION_CATEGORIES, CaseContext, Grouping
 from benchmark.suites.mamo import dataset, reporting
 from benchmark.suites.mamo.comparison import absolute_tolerance, answers_match
 from benchmark.suites.mamo.execution import NOT_EXECUTED, Attempt, run_lp, run_python
@@ -47,6 +48,13 @@ class MamoSuite:
     settings: tuple[str, ...] = ("fewshot",)
     default_setting = "fewshot"
     official_settings: tuple[str, ...] = ("fewshot",)
+    labels: tuple[str, ...] = ("family", "subcategory", "difficulty", "instance_id", "file")
+    groupings: tuple[Grouping, ...] = (
+        Grouping("family"),
+        Grouping("subcategory"),
+        Grouping("difficulty", order=("easy", "medium", "hard")),
+    )
+    failure_categories: tuple[str, ...] = (*EXECUTION_CATEGORIES, "wrong_objective")
 
     def __init__(self) -> None:
         self.shots = DEFAULT_SHOTS
@@ -117,8 +125,8 @@ class MamoSuite:
     def discover(self, root: Path) -> Sequence[InstanceRef]:
         return dataset.discover(root)
 
-    def markers(self, instance: InstanceRef) -> tuple[str, ...]:
-        return tuple(instance.labels[name] for name in ("family", "subcategory", "difficulty"))
+    def add_commands(self, add_command: Callable[..., argparse.ArgumentParser]) -> None:
+        """Generation is ``python -m benchmark.suites.mamo.generation``; nothing to add here."""
 
     def hidden_paths(self, root: Path) -> tuple[Path, ...]:
         return (root,)

@@ -20,6 +20,7 @@ response cache answer both alike), and the Stage-2 request is shared by ``two_st
 
 from __future__ import annotations
 
+import argparse
 import ast
 import dataclasses
 from collections.abc import Callable, Mapping, Sequence
@@ -33,7 +34,8 @@ from benchmark.cases import Case, InstanceRef
 from benchmark.messages import Message
 from benchmark.reporting.render import Table
 from benchmark.sandbox import Outcome
-from benchmark.suites.base import CaseContext
+from benchmark.suites.base import EXECUTION_CATEGORIES, CaseContext, Grouping
+from benchmark.suites.mmopt import commands
 from benchmark.suites.mmopt import package as packages
 from benchmark.suites.mmopt.attribution import classify_artifact
 from benchmark.suites.mmopt.attribution_tables import OFFICIAL_SETTINGS, SETTINGS, attribution_tables
@@ -58,7 +60,20 @@ ATTRIBUTION_OF_STAGE2: dict[str, str] = {
 }
 
 
-_FIXTURES = Path(__file__).resolve().parents[3] / "fixtures" / "mmopt"
+#: The short marker of each MM-OptBench family (``-m routing``); a family added later gets its
+#: marker by its entry here.
+FAMILY_SHORT_NAMES: dict[str, str] = {
+    "network_optimization": "network",
+    "location_covering_assignment": "location",
+    "scheduling_sequencing": "scheduling",
+    "multi_period_system_planning": "planning",
+    "routing_tour_optimization": "routing",
+    "combinatorial_logical": "combinatorial",
+}
+#: Official Stage-1 failure categories (App. F.3, Table 9), in the order of the pipeline.
+FAILURE_CATEGORIES: tuple[str, ...] = (*EXECUTION_CATEGORIES, "infeasible_solution", "wrong_objective")
+
+_FIXTURES = commands.DEFAULT_ROOT
 #: Names in a reference solver that show it reads the package instead of embedding its data.
 _FILE_READS = ("instance_data.json", "solution_ref.json", "open(", "Path(", "json.load(")
 
@@ -99,12 +114,22 @@ class MMOptSuite:
     default_setting = "stage1"
     #: Official pass@k and Valid Code Rate come from Stage-1 answers only (paper §3.4).
     official_settings: tuple[str, ...] = OFFICIAL_SETTINGS
+    labels: tuple[str, ...] = ("family", "subcategory", "difficulty", "instance_id")
+    groupings: tuple[Grouping, ...] = (
+        Grouping("family", aliases=FAMILY_SHORT_NAMES),
+        Grouping("subcategory"),
+        Grouping("difficulty", order=("easy", "medium", "hard")),
+    )
+    failure_categories: tuple[str, ...] = FAILURE_CATEGORIES
 
     def add_options(self, group: pytest.OptionGroup) -> None:
         """Settings are chosen with the harness's ``--setting``; nothing else to add."""
 
     def configure(self, config: pytest.Config) -> None:
         """Nothing to read."""
+
+    def add_commands(self, add_command: Callable[..., argparse.ArgumentParser]) -> None:
+        commands.add_commands(add_command)
 
     def report_tables(self, records: Sequence[Mapping[str, Any]]) -> list[Table]:
         return attribution_tables(records)
@@ -114,9 +139,6 @@ class MMOptSuite:
 
     def discover(self, dataset: Path) -> Sequence[InstanceRef]:
         return packages.discover(dataset)
-
-    def markers(self, instance: InstanceRef) -> tuple[str, ...]:
-        return tuple(instance.labels[name] for name in ("family", "subcategory", "difficulty"))
 
     def hidden_paths(self, dataset: Path) -> tuple[Path, ...]:
         return (dataset,)

@@ -1,0 +1,94 @@
+"""The MM-OptBench subcommands of ``python -m benchmark``: generating the packages, checking that
+they regenerate, validating any dataset root and writing the dataset report."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from pathlib import Path
+
+DEFAULT_ROOT = Path(__file__).resolve().parents[3] / "fixtures" / "mmopt"
+
+
+def _generate(args: argparse.Namespace) -> int:
+    from benchmark.suites.mmopt.generation import generate_dataset
+
+    report = generate_dataset(
+        Path(args.out), subcategories=args.subcategory or None, per_difficulty=args.per_difficulty
+    )
+    print(report.summary())
+    return 0
+
+
+def _check_regeneration(args: argparse.Namespace) -> int:
+    from benchmark.suites.mmopt.generation import check_regeneration
+
+    differences = check_regeneration(Path(args.root))
+    for line in differences:
+        print(line)
+    print(
+        "regeneration reproduces every JSON and text file"
+        if not differences
+        else f"{len(differences)} differences"
+    )
+    return 1 if differences else 0
+
+
+def _validate(args: argparse.Namespace) -> int:
+    from benchmark.suites.mmopt.generation.validate import RUNTIME_BUDGET_S, validate
+
+    budget = RUNTIME_BUDGET_S if args.solve_budget is None else args.solve_budget
+    report = validate(Path(args.root), processes=args.processes, solve_budget_s=budget)
+    for failure in report.failures:
+        print(failure.line())
+    for package, note in report.skipped:
+        print(f"{package}: skipped: {note}")
+    print(report.summary())
+    return 0 if report.ok else 1
+
+
+def _dataset_report(args: argparse.Namespace) -> int:
+    from benchmark.suites.mmopt.generation.report import build_dataset_report
+
+    report = build_dataset_report(
+        Path(args.root), Path(args.out), repeats=args.repeats, processes=args.processes
+    )
+    for path in report.files:
+        print(path)
+    for problem in report.unreadable:
+        print(f"left out (unreadable): {problem}")
+    for flag in report.not_growing:
+        print(f"does not grow from easy to hard: {flag}")
+    print(f"{len(report.facts)} packages reported in {report.seconds:.1f} s")
+    return 0
+
+
+def add_commands(add_command: Callable[..., argparse.ArgumentParser]) -> None:
+    generate = add_command("generate", help="generate MM-OptBench packages and the manifest")
+    generate.add_argument("--out", default=str(DEFAULT_ROOT), help="dataset root to write")
+    generate.add_argument("--subcategory", action="append", help="only this subcategory (repeatable)")
+    generate.add_argument("--per-difficulty", type=int, default=10, help="instances per difficulty")
+    generate.set_defaults(handler=_generate)
+
+    regenerate = add_command("check-regeneration", help="regenerate from recorded seeds and compare")
+    regenerate.add_argument("root", nargs="?", default=str(DEFAULT_ROOT))
+    regenerate.set_defaults(handler=_check_regeneration)
+
+    validate = add_command(
+        "validate", help="run the validation stack over a dataset root (exit 1 on any failure)"
+    )
+    validate.add_argument("root", nargs="?", default=str(DEFAULT_ROOT))
+    validate.add_argument("--processes", type=int, default=None, help="worker processes (default: up to 4)")
+    validate.add_argument(
+        "--solve-budget", type=float, default=None, help="seconds a reference re-solve may take (60)"
+    )
+    validate.set_defaults(handler=_validate)
+
+    dataset_report = add_command(
+        "dataset-report", help="counts, sizes, runtimes, rejections, plots and contact sheets of a root"
+    )
+    dataset_report.add_argument("root", nargs="?", default=str(DEFAULT_ROOT))
+    dataset_report.add_argument("--out", required=True, help="folder for dataset_report.md and the PNGs")
+    dataset_report.add_argument("--repeats", type=int, default=3, help="timed solves per package (best)")
+    dataset_report.add_argument("--processes", type=int, default=1, help="parallel timing processes")
+    dataset_report.set_defaults(handler=_dataset_report)
