@@ -1,6 +1,6 @@
 """Running an artifact in the sandbox and reading the number it yields.
 
-How results map onto the harness's failure categories (``benchmark.verdict.FAILURE_CATEGORIES``):
+How results map onto the harness's failure categories (the suite's declared ``failure_categories``):
 
 * Python (ODE): the sandbox's own classification, so a syntax error is ``syntax``, a missing
   module ``dependency``, an exception ``runtime``, running past the limit ``timeout``. A run that
