@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from benchmark.suites.mamo.comparison import answer_decimals, answers_match
-from benchmark.suites.mamo.dataset import TYPES
+from benchmark.suites.mamo.dataset import TYPES, discover
 from benchmark.suites.mamo.generation import build, ode, optimization
 from benchmark.suites.mamo.generation.linear_model import LinearModel, NotOptimal, solve, solve_ortools, to_lp
 from benchmark.suites.mamo.generation.text import DOMAINS
@@ -125,3 +125,45 @@ def test_check_mode_finds_exactly_the_changed_file(tmp_path: Path) -> None:
     assert build.check(tmp_path) == []
     (tmp_path / "easy_lp.jsonl").write_text("{}\n")
     assert build.check(tmp_path) == ["easy_lp.jsonl"]
+
+
+def test_every_modelling_need_is_shipped_and_labelled() -> None:
+    counts = {need: 0 for need in ode.NEEDS}
+    for kind in ode.CONSTRUCTS:
+        for record in _records(f"{kind}.jsonl"):
+            for need in record["needs"]:
+                counts[need] += 1
+    assert all(count >= 5 for count in counts.values()), counts
+    refs = {ref.labels["instance_id"]: ref for ref in discover(FIXTURES / "system_equation.jsonl")}
+    record = next(r for r in _records("system_equation.jsonl") if r["construct"] == "three_tanks")
+    assert refs[str(record["id"])].labels["needs"] == "unit_conversion+more_than_two_states"
+
+
+def _draw(construct, seed: int = 0) -> ode.OdeProblem:
+    for attempt in range(50):
+        try:
+            return construct(random.Random(seed + attempt))
+        except ode.Rejected:
+            continue
+    raise AssertionError("no draw")
+
+
+def test_an_event_question_answers_a_time_that_the_state_at_the_horizon_does_not() -> None:
+    problem = next(p for p in (_draw(ode.cooling_reading, s) for s in range(20)) if p.event is not None)
+    answer, values = ode.solve(problem)
+    assert set(values) == {"closed_form", "DOP853"}
+    assert "t_events" in ode.reference_program(problem)
+    at_horizon = ode.OdeProblem(**{**problem.__dict__, "event": None, "exact": None})
+    assert abs(ode.solve(at_horizon)[0] - answer) > 1
+
+
+def test_ignoring_the_switch_of_a_piecewise_input_gives_another_answer() -> None:
+    problem = _draw(ode.valve_mixing)
+    answer, _ = ode.solve(problem)
+    source = problem.rhs.split(" if t <")[0].split("= ")[1]
+    always_open = ode.OdeProblem(
+        **{**problem.__dict__, "rhs": problem.rhs.replace("else 0.0", f"else {source}"), "exact": None}
+    )
+    assert abs(ode.solve(always_open)[0] - answer) > 0.01 * abs(answer)
+    with pytest.raises(ValueError, match="not supported"):
+        ode.OdeProblem(**{**problem.__dict__, "event": 1.0})

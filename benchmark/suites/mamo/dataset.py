@@ -135,6 +135,7 @@ def discover(root: Path) -> list[InstanceRef]:
                         "family": str(obj.get("Category", "unknown")),
                         "subcategory": kind,
                         "difficulty": DIFFICULTY.get(kind, "unknown"),
+                        "needs": _needs(obj),
                         "instance_id": case_id,
                         "file": "/".join(rel),
                     },
@@ -142,6 +143,14 @@ def discover(root: Path) -> list[InstanceRef]:
                 )
             )
     return refs
+
+
+def _needs(obj: dict[str, Any]) -> str:
+    """The per-case difficulty: what a question needs beyond transcription (``direct`` for none)."""
+    needs = obj.get("needs")
+    if not isinstance(needs, list) or not needs:
+        return "direct" if isinstance(needs, list) else "unknown"
+    return "+".join(str(n) for n in needs)
 
 
 def load_case(ref: InstanceRef) -> MamoCase:

@@ -31,7 +31,7 @@ from benchmark.suites.mamo.generation.linear_model import solve as solve_model
 from benchmark.suites.mamo.generation.text import agree, answer_string, precision_sentence
 
 DATASET = "optbench-mamo"
-VERSION = "1.1.0"
+VERSION = "1.2.0"
 BASE_SEED = 20240503
 #: Cases per type: at least 200 ODE and 300 optimization cases, in roughly the paper's proportions.
 COUNTS: dict[str, int] = {
@@ -117,6 +117,7 @@ def ode_case(kind: str, index: int, base_seed: int = BASE_SEED) -> dict[str, Any
             "seed": seed,
             "reference": program,
             "unit": consistency.asked_unit(question),
+            "needs": list(problem.needs),
         }
         return _consistent(record, kind, index)
     raise GenerationError(

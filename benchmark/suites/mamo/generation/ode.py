@@ -11,6 +11,7 @@ The reference program integrates with DOP853 at rtol 1e-10, which every construc
 from __future__ import annotations
 
 import cmath
+import itertools
 import math
 import random
 from collections.abc import Callable
@@ -27,8 +28,26 @@ from benchmark.suites.mamo.generation.text import num
 AGREEMENT = 1e-7
 
 
+#: What a question needs beyond transcribing given rates; each case lists its own (``needs``).
+NEEDS = (
+    "inferred_parameter",  # a rate or constant fixed by a measurement, a half-life, a stretch
+    "unit_conversion",  # data in mixed units (feet and inches, minutes and hours, litres and m^3)
+    "piecewise_input",  # an input that switches at a stated time (a valve closed, a force removed)
+    "event_time",  # the answer is the time a state reaches a level, not a state at a time
+    "more_than_two_states",  # a system of three or more coupled quantities
+)
+
+
 @dataclass(frozen=True)
 class OdeProblem:
+    """One question: its right-hand side as source, and what the answer is read from.
+
+    The answer is ``scale`` times component ``component`` at ``t_end``; with ``event`` set it is
+    instead the first time that component reaches the level ``event`` (``t_end`` is then only a
+    horizon). ``breakpoints`` are the times where a piecewise input switches: integration restarts
+    there, so no step straddles a jump.
+    """
+
     construct: str
     domain: str
     question: str
@@ -38,10 +57,25 @@ class OdeProblem:
     component: int
     exact: float | None
     parameters: dict[str, Any] = field(default_factory=dict)
+    breakpoints: tuple[float, ...] = ()
+    event: float | None = None
+    scale: float = 1.0
+    needs: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.event is not None and self.breakpoints:
+            raise ValueError("an event question with a piecewise input is not supported")
+        if unknown := set(self.needs) - set(NEEDS):
+            raise ValueError(f"unknown needs {sorted(unknown)}")
 
     @property
     def method(self) -> str:
         return "closed form" if self.exact is not None else "numerical"
+
+    @property
+    def segments(self) -> list[tuple[float, float]]:
+        times = [0.0, *self.breakpoints, self.t_end]
+        return list(itertools.pairwise(times))
 
 
 class Rejected(Exception):
@@ -55,16 +89,36 @@ def rhs_function(source: str) -> Callable[[float, Any], list[float]]:
     return namespace["rhs"]  # type: ignore[no-any-return]
 
 
+_SOLVER_OPTIONS = 'method="DOP853", rtol=1e-10, atol=1e-12'
+
+
 def reference_program(problem: OdeProblem) -> str:
     """The reference artifact: the model a correct answer writes, integrated at tight tolerances."""
     body = "\n".join(f"    {line}" for line in problem.rhs.splitlines())
     header = "import math\n\n" if "math." in problem.rhs else ""
-    return (
-        f"{header}from scipy.integrate import solve_ivp\n\n\n"
-        f"def rhs(t, u):\n{body}\n\n\n"
+    program = f"{header}from scipy.integrate import solve_ivp\n\n\ndef rhs(t, u):\n{body}\n\n\n"
+    factor = "" if problem.scale == 1.0 else f"{problem.scale!r} * "
+    if problem.event is not None:
+        return program + (
+            f"def reaches(t, u):\n    return u[{problem.component}] - {problem.event!r}\n\n\n"
+            "reaches.terminal = True\n"
+            f"solution = solve_ivp(rhs, (0.0, {problem.t_end!r}), {list(problem.initial)!r}, "
+            f"{_SOLVER_OPTIONS}, events=reaches)\n"
+            "print(solution.t_events[0][0])\n"
+        )
+    if problem.breakpoints:
+        segments = ", ".join(f"({a!r}, {b!r})" for a, b in problem.segments)
+        return program + (
+            f"state = {list(problem.initial)!r}\n"
+            f"for start, stop in ({segments}):\n"
+            f"    solution = solve_ivp(rhs, (start, stop), state, {_SOLVER_OPTIONS})\n"
+            "    state = list(solution.y[:, -1])\n"
+            f"print({factor}state[{problem.component}])\n"
+        )
+    return program + (
         f"solution = solve_ivp(rhs, (0.0, {problem.t_end!r}), {list(problem.initial)!r}, "
-        'method="DOP853", rtol=1e-10, atol=1e-12)\n'
-        f"print(solution.y[{problem.component}, -1])\n"
+        f"{_SOLVER_OPTIONS})\n"
+        f"print({factor}solution.y[{problem.component}, -1])\n"
     )
 
 
@@ -74,10 +128,34 @@ def _close(a: float, b: float) -> bool:
 
 def _integrate(problem: OdeProblem, method: str, rtol: float) -> float:
     rhs = rhs_function(problem.rhs)
-    sol = solve_ivp(rhs, (0.0, problem.t_end), list(problem.initial), method=method, rtol=rtol, atol=1e-12)
-    value = float(sol.y[problem.component, -1])
-    if not sol.success or not math.isfinite(value):
-        raise Rejected(f"{method} failed: {sol.message}")
+    if problem.event is not None:
+        level, component = problem.event, problem.component
+
+        def reaches(t: float, u: Any) -> float:
+            return float(u[component] - level)
+
+        reaches.terminal = True  # type: ignore[attr-defined]
+        sol = solve_ivp(
+            rhs,
+            (0.0, problem.t_end),
+            list(problem.initial),
+            method=method,
+            rtol=rtol,
+            atol=1e-12,
+            events=reaches,
+        )
+        if not sol.success or not len(sol.t_events[0]):
+            raise Rejected(f"{method}: the level is not reached before the horizon")
+        return float(sol.t_events[0][0])
+    state = list(problem.initial)
+    for start, stop in problem.segments:
+        sol = solve_ivp(rhs, (start, stop), state, method=method, rtol=rtol, atol=1e-12)
+        if not sol.success:
+            raise Rejected(f"{method} failed: {sol.message}")
+        state = list(sol.y[:, -1])
+    value = problem.scale * float(state[problem.component])
+    if not math.isfinite(value):
+        raise Rejected(f"{method} gave a non-finite value")
     return value
 
 
@@ -543,6 +621,176 @@ def daily_cycle(rng: random.Random) -> OdeProblem:
     return OdeProblem("daily_cycle", domain, question, rhs, (start,), t, 0, None, {"k": k})
 
 
+# ----------------------------------------------------------------------------- first order, modelling
+
+
+def cooling_reading(rng: random.Random) -> OdeProblem:
+    """Newton cooling whose constant the solver must infer from a second reading."""
+    ambient, start = float(rng.randint(15, 25)), float(rng.randint(70, 95))
+    drawn, t_reading = _u(rng, 0.02, 0.12, 3), float(rng.randint(4, 15))
+    reading = round(ambient + (start - ambient) * math.exp(-drawn * t_reading), 1)
+    if reading >= start - 1 or reading <= ambient + 5:
+        raise Rejected("the reading says too little")
+    k = -math.log((reading - ambient) / (start - ambient)) / t_reading
+    thing, place = rng.choice(
+        [
+            ("cup of tea", "kitchen"),
+            ("loaf of bread fresh from the oven", "bakery"),
+            ("mug of cocoa", "staff room"),
+        ]
+    )
+    setting = (
+        f"A {thing} at {num(start)} degrees Celsius is set down in a {place} kept at {num(ambient)} "
+        f"degrees Celsius. It cools at a rate proportional to the difference between its temperature "
+        f"and the {place}'s, and {num(t_reading)} minutes later a thermometer reads {num(reading)} "
+        "degrees Celsius."
+    )
+    parameters = {"k": k, "ambient": ambient, "reading": reading, "t_reading": t_reading}
+    rhs = f"return [-{k!r} * (u[0] - {ambient!r})]"
+    if rng.random() < 0.5:
+        level = float(rng.randint(int(ambient) + 3, int(reading) - 2))
+        when = -math.log((level - ambient) / (start - ambient)) / k
+        asked = f"How long after it was set down does it reach {num(level)} degrees Celsius, in minutes?"
+        question = f"{setting} {asked}"
+        needs: tuple[str, ...] = ("inferred_parameter", "event_time")
+        return OdeProblem(
+            "cooling_reading",
+            "daily_life",
+            question,
+            rhs,
+            (start,),
+            3 * when,
+            0,
+            when,
+            parameters,
+            event=level,
+            needs=needs,
+        )
+    hours = rng.random() < 0.5
+    if hours:
+        later = rng.choice((0.75, 1.0, 1.25, 1.5, 2.0))
+        t, when = 60 * later, f"{num(later)} hours"
+        parameters["hours"] = later
+    else:
+        t = float(rng.randint(int(t_reading) + 5, 90))
+        when = f"{num(t)} minutes"
+    question = f"{setting} What is its temperature {when} after it was set down, in degrees Celsius?"
+    needs = ("inferred_parameter", "unit_conversion") if hours else ("inferred_parameter",)
+    exact = ambient + (start - ambient) * math.exp(-k * t)
+    return OdeProblem(
+        "cooling_reading", "daily_life", question, rhs, (start,), t, 0, exact, parameters, needs=needs
+    )
+
+
+def half_life(rng: random.Random) -> OdeProblem:
+    """Decay with a rate given only as a half-life, asked after a time in another unit."""
+    if rng.random() < 0.5:
+        domain, life_unit, ask_unit, per = "natural_science", "years", "months", 12.0
+        h, amount, later = _u(rng, 1.5, 30, 1), float(rng.randint(20, 500)), float(rng.randint(6, 120))
+        setting = (
+            f"A sealed source holds {num(amount)} micrograms of a radioactive isotope whose half-life is "
+            f"{num(h)} years. How many micrograms remain after {num(later)} months, in micrograms?"
+        )
+    else:
+        domain, life_unit, ask_unit, per = "natural_science", "hours", "minutes", 60.0
+        h, amount, later = _u(rng, 1.5, 12, 1), float(rng.randint(100, 800)), float(rng.randint(45, 600))
+        setting = (
+            f"A patient is given {num(amount)} mg of a drug that the body clears at a rate proportional to "
+            f"the amount present; its elimination half-life is {num(h)} hours. How many mg remain "
+            f"{num(later)} minutes after the dose, in mg?"
+        )
+    t = later / per
+    k = math.log(2) / h
+    exact = amount * math.exp(-k * t)
+    parameters = {"half_life": h, "half_life_unit": life_unit, "later": later, "ask_unit": ask_unit, "k": k}
+    return OdeProblem(
+        "half_life",
+        domain,
+        setting,
+        f"return [-{k!r} * u[0]]",
+        (amount,),
+        t,
+        0,
+        exact,
+        parameters,
+        needs=("inferred_parameter", "unit_conversion"),
+    )
+
+
+def valve_mixing(rng: random.Random) -> OdeProblem:
+    """A brine inflow that is switched to fresh water at a stated time, in mixed volume units."""
+    cubic, flow = float(rng.randint(2, 12)), float(rng.randint(10, 80))
+    grams, salt0 = float(rng.randint(20, 200)), float(rng.randint(0, 40))
+    volume = 1000 * cubic
+    closed, t = float(rng.randint(20, 120)), 0.0
+    t = closed + float(rng.randint(10, 120))
+    source = grams * flow / 1000  # kg per minute while the brine valve is open
+    decay = flow / volume
+    if t <= closed:
+        raise Rejected("asked before the switch")
+    at_close = source / decay + (salt0 - source / decay) * math.exp(-decay * closed)
+    exact = at_close * math.exp(-decay * (t - closed))
+    question = (
+        f"A {num(cubic)} cubic metre holding tank in a food plant contains water with {num(salt0)} kg of "
+        f"salt dissolved. Brine carrying {num(grams)} grams of salt per litre is pumped in at {num(flow)} "
+        "litres per minute and the well-stirred mixture leaves at the same rate, so the volume stays "
+        f"constant. After {num(closed)} minutes the brine valve is closed and clean water is pumped in "
+        f"instead, at the same rate. How many kg of salt are in the tank {num(t)} minutes after pumping "
+        "began, in kg?"
+    )
+    rhs = f"inflow = {source!r} if t < {closed!r} else 0.0\nreturn [inflow - {decay!r} * u[0]]"
+    parameters = {
+        "cubic_metres": cubic,
+        "grams_per_litre": grams,
+        "flows": [["outside", "tank", flow], ["tank", "outside", flow]],
+        "constant_volume": ["tank"],
+    }
+    return OdeProblem(
+        "valve_mixing",
+        "manufacturing",
+        question,
+        rhs,
+        (salt0,),
+        t,
+        0,
+        exact,
+        parameters,
+        breakpoints=(closed,),
+        needs=("piecewise_input", "unit_conversion"),
+    )
+
+
+def draining_event(rng: random.Random) -> OdeProblem:
+    """Torricelli draining with the outflow constant fixed by an early reading; asks when a level is hit."""
+    h0 = _u(rng, 1.0, 4.0, 1)
+    t1 = float(rng.randint(2, 10))
+    h1_cm = float(round(100 * h0 * rng.uniform(0.6, 0.92)))
+    k = 2 * (math.sqrt(h0) - math.sqrt(h1_cm / 100)) / t1
+    level_cm = float(rng.randint(10, int(h1_cm) - 10))
+    when = 2 * (math.sqrt(h0) - math.sqrt(level_cm / 100)) / k
+    empty = 2 * math.sqrt(h0) / k
+    question = (
+        f"A water tower's tank is filled to a depth of {num(h0)} m and then drains through a pipe at its "
+        "base, the depth falling at a rate proportional to the square root of the current depth. "
+        f"After {num(t1)} minutes the depth is {num(h1_cm)} cm. How many minutes after draining began "
+        f"is the depth down to {num(level_cm)} cm, in minutes?"
+    )
+    parameters = {"k": k, "h1_cm": h1_cm, "t1": t1, "level_cm": level_cm}
+    return OdeProblem(
+        "draining_event",
+        "daily_life",
+        question,
+        f"return [-{k!r} * math.sqrt(max(u[0], 0.0))]",
+        (h0,),
+        (when + empty) / 2,
+        0,
+        when,
+        parameters,
+        event=level_cm / 100,
+        needs=("inferred_parameter", "unit_conversion", "event_time"),
+    )
+
+
 # ----------------------------------------------------------------------------- second order
 
 
@@ -778,6 +1026,80 @@ def van_der_pol(rng: random.Random) -> OdeProblem:
     return OdeProblem("van_der_pol", domain, question, rhs, (x0, 0.0), t, 0, None, {"mu": mu})
 
 
+# ----------------------------------------------------------------------------- second order, modelling
+
+
+def spring_from_stretch(rng: random.Random) -> OdeProblem:
+    """A spring constant from a static stretch and a mass from a weight, in feet and inches."""
+    weight, stretch_in = float(rng.choice((2, 4, 6, 8, 12, 16, 24, 32, 48, 64))), _u(rng, 0.5, 9, 1)
+    mass, stiffness = weight / 32, weight / (stretch_in / 12)
+    damping = _u(rng, 0.0, 2 * math.sqrt(mass * stiffness) * 0.6, 2)
+    pulled_in, speed, t = (
+        float(rng.randint(1, 8)),
+        float(rng.choice((0, 0, 1, 2, -1, -2))),
+        _u(rng, 0.3, 3, 2),
+    )
+    question = (
+        f"A weight of {num(weight)} pounds stretches a spring {num(stretch_in)} inches. The weight is "
+        f"pulled {num(pulled_in)} inches below its equilibrium position and released with a velocity of "
+        f"{num(speed)} ft/s (positive is downward). The surrounding medium resists the motion with a force "
+        f"of {num(damping)} pounds per ft/s of velocity; take g = 32 ft/s^2. Where is the weight relative to "
+        f"equilibrium after {num(t)} seconds (positive below), in inches?"
+    )
+    exact = 12 * _linear_second_order(mass, damping, stiffness, pulled_in / 12, speed, t)
+    rhs = f"x, v = u\nreturn [v, -({damping!r} * v + {stiffness!r} * x) / {mass!r}]"
+    parameters = {"weight": weight, "stretch_in": stretch_in, "pulled_in": pulled_in, "g": 32}
+    return OdeProblem(
+        "spring_from_stretch",
+        "natural_science",
+        question,
+        rhs,
+        (pulled_in / 12, speed),
+        t,
+        0,
+        exact,
+        parameters,
+        scale=12.0,
+        needs=("inferred_parameter", "unit_conversion"),
+    )
+
+
+def pushed_spring(rng: random.Random) -> OdeProblem:
+    """A damped mount pushed by a constant force that is removed at a stated time; asked in cm."""
+    mass, stretch_cm = _u(rng, 2, 40, 1), _u(rng, 0.5, 6, 1)
+    stiffness = mass * 9.81 / (stretch_cm / 100)
+    damping = _u(rng, 0.05, 0.8, 2) * 2 * math.sqrt(mass * stiffness)
+    damping = round(damping, 1)
+    force, off, t = float(rng.randint(5, 200)), _u(rng, 0.1, 1.5, 2), 0.0
+    t = round(off + rng.uniform(0.1, 2.0), 2)
+    question = (
+        f"A {num(mass)} kg instrument hangs from a spring, which it stretches by {num(stretch_cm)} cm "
+        f"(g = 9.81 m/s^2), and a damper resists its motion with {num(damping)} N per m/s. It hangs at rest "
+        f"until a technician pushes it downward with a steady force of {num(force)} N, starting at time zero "
+        f"and letting go after {num(off)} seconds. How far below its resting position is it {num(t)} seconds "
+        "after the push began, in cm?"
+    )
+    rhs = (
+        f"x, v = u\npush = {force!r} if t < {off!r} else 0.0\n"
+        f"return [v, (push - {damping!r} * v - {stiffness!r} * x) / {mass!r}]"
+    )
+    parameters = {"m": mass, "stretch_cm": stretch_cm, "g": 9.81}
+    return OdeProblem(
+        "pushed_spring",
+        "manufacturing",
+        question,
+        rhs,
+        (0.0, 0.0),
+        t,
+        0,
+        None,
+        parameters,
+        breakpoints=(off,),
+        scale=100.0,
+        needs=("inferred_parameter", "piecewise_input", "unit_conversion"),
+    )
+
+
 # ----------------------------------------------------------------------------- systems
 
 
@@ -1011,6 +1333,140 @@ def competition(rng: random.Random) -> OdeProblem:
     return OdeProblem("competition", domain, question, rhs, (x0, y0), t, 0, None, {"r1": r1, "r2": r2})
 
 
+# ----------------------------------------------------------------------------- systems, modelling
+
+
+def three_tanks(rng: random.Random) -> OdeProblem:
+    """Three well-mixed tanks in a loop whose flows balance; volumes in m^3, flows in litres."""
+    cubic = [_u(rng, 0.5, 6, 1) for _ in range(3)]
+    fresh, back = float(rng.randint(20, 200)), float(rng.randint(5, 60))
+    loop = fresh + back
+    salt = [float(rng.randint(0, 80)) for _ in range(3)]
+    if sum(salt) == 0:
+        raise Rejected("no salt")
+    hours = _u(rng, 0.5, 8, 1)
+    v = [1000 * c for c in cubic]
+    flows = [
+        ["outside", "tank 1", fresh],
+        ["tank 1", "tank 2", loop],
+        ["tank 2", "tank 3", loop],
+        ["tank 3", "tank 1", back],
+        ["tank 3", "outside", fresh],
+    ]
+    matrix = [
+        [-loop / v[0], 0.0, back / v[2]],
+        [loop / v[0], -loop / v[1], 0.0],
+        [0.0, loop / v[1], -loop / v[2]],
+    ]
+    ask = rng.randrange(3)
+    question = (
+        f"Three rinse tanks in a plating shop hold {num(cubic[0])}, {num(cubic[1])} and {num(cubic[2])} "
+        f"cubic metres of water with {num(salt[0])}, {num(salt[1])} and {num(salt[2])} kg of a metal salt "
+        f"dissolved. Clean water enters tank 1 at {num(fresh)} litres per minute. Water is pumped from "
+        f"tank 1 to tank 2 and from tank 2 to tank 3, each at {num(loop)} litres per minute; from tank 3, "
+        f"{num(back)} litres per minute return to tank 1 and {num(fresh)} litres per minute go to the drain. "
+        "Every tank is well stirred and keeps its volume. How many kg of salt are in tank "
+        f"{ask + 1} after {num(hours)} hours, in kg?"
+    )
+    t = 60 * hours
+    exact = _linear_system(matrix, tuple(salt), t, ask)
+    rhs = (
+        "a, b, c = u\n"
+        f"return [-{loop!r} * a / {v[0]!r} + {back!r} * c / {v[2]!r}, "
+        f"{loop!r} * a / {v[0]!r} - {loop!r} * b / {v[1]!r}, "
+        f"{loop!r} * b / {v[1]!r} - {loop!r} * c / {v[2]!r}]"
+    )
+    parameters = {"cubic_metres": cubic, "hours": hours, "flows": flows}
+    parameters["constant_volume"] = ["tank 1", "tank 2", "tank 3"]
+    return OdeProblem(
+        "three_tanks",
+        "manufacturing",
+        question,
+        rhs,
+        tuple(salt),
+        t,
+        ask,
+        exact,
+        parameters,
+        needs=("unit_conversion", "more_than_two_states"),
+    )
+
+
+def latent_epidemic(rng: random.Random) -> OdeProblem:
+    """An outbreak with a latent stage, rates given as average durations, asked after some weeks."""
+    population = float(rng.randint(20, 200) * 100)
+    exposed, infected = float(rng.randint(0, 30)), float(rng.randint(1, 20))
+    beta, latency, period = _u(rng, 0.3, 1.2, 2), _u(rng, 2, 7, 1), _u(rng, 3, 10, 1)
+    weeks = float(rng.randint(2, 10))
+    ask = rng.choice((1, 2, 3))
+    what = {
+        1: "are in the latent stage (infected but not yet infectious)",
+        2: "are infectious",
+        3: "have recovered",
+    }[ask]
+    question = (
+        f"A measles-like virus reaches a town of {num(population)} people, in which {num(exposed)} people "
+        f"have just been infected but are not yet infectious and {num(infected)} are infectious; everyone "
+        f"else is susceptible. Susceptible people are infected at a rate of {num(beta)} per day times the "
+        f"number of susceptible people times the number infectious divided by {num(population)}. An infected "
+        f"person stays in the latent stage for {num(latency)} days on average and then is infectious for "
+        f"{num(period)} days on average before recovering with immunity (both stages end at a constant "
+        f"rate). How many people {what} after {num(weeks)} weeks?"
+    )
+    sigma, gamma = 1 / latency, 1 / period
+    rhs = (
+        f"s, e, i, r = u\nnew = {beta!r} * s * i / {population!r}\n"
+        f"return [-new, new - {sigma!r} * e, {sigma!r} * e - {gamma!r} * i, {gamma!r} * i]"
+    )
+    parameters = {"latency": latency, "period": period, "weeks": weeks}
+    return OdeProblem(
+        "latent_epidemic",
+        "daily_life",
+        question,
+        rhs,
+        (population - exposed - infected, exposed, infected, 0.0),
+        7 * weeks,
+        ask,
+        None,
+        parameters,
+        needs=("inferred_parameter", "unit_conversion", "more_than_two_states"),
+    )
+
+
+def infusion_compartments(rng: random.Random) -> OdeProblem:
+    """An infusion switched off at a stated time, feeding blood and tissue and eliminated to urine."""
+    rate, hours_on = float(rng.randint(20, 200)), _u(rng, 0.5, 4, 1)
+    k12, k21, k10 = _u(rng, 0.2, 1.5, 2), _u(rng, 0.1, 1.0, 2), _u(rng, 0.1, 0.8, 2)
+    t = round(hours_on + rng.uniform(0.5, 8), 1)
+    ask = rng.choice((0, 1, 2))
+    what = {0: "in the blood", 1: "in the tissue", 2: "excreted in total"}[ask]
+    question = (
+        f"A drug is infused into a patient's blood at {num(rate)} mg per hour, starting at time zero with "
+        f"none in the body, and the drip is stopped after {num(hours_on)} hours. The drug moves from blood "
+        f"to tissue at {num(k12)} per hour times the amount in the blood and back at {num(k21)} per hour "
+        f"times the amount in the tissue, and the kidneys excrete it at {num(k10)} per hour times the amount "
+        f"in the blood. How many mg of the drug are {what} {num(t)} hours after the drip started, in mg?"
+    )
+    rhs = (
+        f"blood, tissue, excreted = u\ndrip = {rate!r} if t < {hours_on!r} else 0.0\n"
+        f"return [drip - ({k12!r} + {k10!r}) * blood + {k21!r} * tissue, "
+        f"{k12!r} * blood - {k21!r} * tissue, {k10!r} * blood]"
+    )
+    return OdeProblem(
+        "infusion_compartments",
+        "natural_science",
+        question,
+        rhs,
+        (0.0, 0.0, 0.0),
+        t,
+        ask,
+        None,
+        {},
+        breakpoints=(hours_on,),
+        needs=("piecewise_input", "more_than_two_states"),
+    )
+
+
 CONSTRUCTS: dict[str, tuple[Callable[[random.Random], OdeProblem], ...]] = {
     "first_order_equation": (
         exponential,
@@ -1022,7 +1478,29 @@ CONSTRUCTS: dict[str, tuple[Callable[[random.Random], OdeProblem], ...]] = {
         gompertz,
         harvested_logistic,
         daily_cycle,
+        cooling_reading,
+        half_life,
+        valve_mixing,
+        draining_event,
     ),
-    "second_order_equation": (damped_spring, forced_spring, rlc, drag_flight, pendulum, van_der_pol),
-    "system_equation": (absorption, connected_tanks, predator_prey, epidemic, competition),
+    "second_order_equation": (
+        damped_spring,
+        forced_spring,
+        rlc,
+        drag_flight,
+        pendulum,
+        van_der_pol,
+        spring_from_stretch,
+        pushed_spring,
+    ),
+    "system_equation": (
+        absorption,
+        connected_tanks,
+        predator_prey,
+        epidemic,
+        competition,
+        three_tanks,
+        latent_epidemic,
+        infusion_compartments,
+    ),
 }
