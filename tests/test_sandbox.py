@@ -17,12 +17,14 @@ import tempfile
 import textwrap
 import time
 import uuid
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 
 from benchmark.sandbox import (
+    BwrapSandbox,
     ExecutionResult,
     Limits,
     Outcome,
@@ -31,6 +33,7 @@ from benchmark.sandbox import (
     SandboxUnavailableError,
     create_sandbox,
 )
+from benchmark.sandbox.environment import StackFileError, solver_stack
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 HAVE_BWRAP = shutil.which("bwrap") is not None
@@ -422,7 +425,7 @@ def test_runaway_file_writes_stop_at_the_file_size_cap(sandbox: Sandbox) -> None
                         fh.write(b"\\0" * 2**20)
                 return {"wrote": True}
         """),
-        Limits(wall_timeout_s=60.0, output_bytes=1000, file_bytes=4 * 2**20),
+        Limits(wall_timeout_s=60.0, output_bytes=1000, file_bytes=4 * 2**20, result_bytes=2**20),
     )
     assert result.outcome is Outcome.RUNTIME
     assert "File too large" in result.error
@@ -552,7 +555,10 @@ def test_hidden_paths_cannot_be_read(tmp_path: Path) -> None:
                         found[path] = open(path).read()
                     except OSError as exc:
                         found[path] = type(exc).__name__
-                found["repo_listing"] = sorted(os.listdir({str(REPO_ROOT)!r}))
+                try:
+                    found["repo_listing"] = sorted(os.listdir({str(REPO_ROOT)!r}))
+                except OSError:
+                    found["repo_listing"] = []
                 print(found)
                 return found
         """),
@@ -563,27 +569,108 @@ def test_hidden_paths_cannot_be_read(tmp_path: Path) -> None:
     assert secret not in everything(result)
     assert result.value[targets[0]] == "FileNotFoundError"
     assert result.value[targets[1]] == "FileNotFoundError"
-    # Only mount points of the re-exposed Python installation may show through the empty overlay.
-    assert set(result.value["repo_listing"]) <= {".venv"}
-    assert "benchmark" not in result.value["repo_listing"]
+    # At most the mount point of the sandbox's own environment shows inside the checkout.
+    assert set(result.value["repo_listing"]) <= {".venv-sandbox"}
+
+
+# The case id is in the prompt, so a solve() can look for its own ground truth anywhere on the host.
+GROUND_TRUTH_HUNT = """
+import glob, json, os
+CASE = {case!r}
+SKIP = {skip!r}  # the allowlisted system and Python folders (too big to walk in a test)
+def solve():
+    hits = []
+    for depth in range(1, 5):
+        hits += glob.glob("/*" * depth + "/fixtures/mmopt/*/*/*/" + CASE + "/ground_truth/solution_ref.json")
+    for top, dirs, files in os.walk("/"):
+        if top in SKIP:
+            dirs[:] = []
+            continue
+        if "solution_ref.json" in files:
+            hits.append(os.path.join(top, "solution_ref.json"))
+    found = {{}}
+    for path in hits:
+        try:
+            with open(path) as fh:
+                found[path] = json.load(fh)
+        except (OSError, ValueError) as exc:
+            found[path] = type(exc).__name__
+    return {{"hits": sorted(set(hits)), "found": found}}
+"""
+
+
+@pytest.fixture
+def planted_ground_truth() -> Iterator[tuple[str, str, list[Path]]]:
+    """A real package's ground_truth/ copied (with a unique marker) to places outside the checkout:
+    a new folder under /, /srv, /opt, /var/tmp, $HOME, the host's /tmp, and a path reached only
+    through a symlink. Every copy is removed afterwards."""
+    reference = sorted((REPO_ROOT / "fixtures" / "mmopt").glob("*/*/*/*/ground_truth/solution_ref.json"))[0]
+    package = reference.parent.parent
+    case = package.name
+    marker = f"planted-{uuid.uuid4().hex}"
+    bases = [Path(f"/{marker}"), Path("/srv") / marker, Path("/opt") / marker, Path("/var/tmp") / marker]
+    bases += [Path.home() / marker, Path(tempfile.gettempdir()) / marker]
+    made: list[Path] = []
+    try:
+        for base in bases:
+            dest = base / "optbench" / "fixtures" / "mmopt" / "fam" / "sub" / "easy" / case
+            shutil.copytree(package / "ground_truth", dest / "ground_truth")
+            (dest / "ground_truth" / "marker.txt").write_text(marker)
+            made.append(base)
+        link = Path("/var/tmp") / f"{marker}-link"
+        link.symlink_to(bases[0])
+        made.append(link)
+        yield case, marker, made
+    finally:
+        for path in made:
+            if path.is_symlink():
+                path.unlink()
+            else:
+                shutil.rmtree(path, ignore_errors=True)
 
 
 @NEEDS_BWRAP
-def test_a_hidden_folder_inside_the_python_installation_stays_hidden() -> None:
-    import networkx
+def test_planted_copies_of_the_ground_truth_are_invisible(
+    bwrap_sandbox: Sandbox, planted_ground_truth: tuple[str, str, list[Path]]
+) -> None:
+    case, marker, planted = planted_ground_truth
+    assert all(p.exists() for p in planted)
+    skip = ["/proc", "/sys", "/usr", *map(str, bwrap_sandbox.environment.mounts)]
+    result = bwrap_sandbox.run_solve(
+        GROUND_TRUTH_HUNT.format(case=case, skip=skip), Limits(wall_timeout_s=120.0)
+    )
+    assert result.outcome is Outcome.OK, result.error
+    assert result.value == {"hits": [], "found": {}}
+    assert marker not in everything(result)
 
-    package_dir = Path(networkx.__file__).resolve().parent
+
+def test_the_hunt_finds_the_planted_copies_without_isolation(
+    planted_ground_truth: tuple[str, str, list[Path]],
+) -> None:
+    """The attack is real: without bwrap the same solve() reads the planted ground truth."""
+    case = planted_ground_truth[0]
+    sandbox = create_sandbox([REPO_ROOT], prefer=SandboxKind.SUBPROCESS)
+    pattern = "/*/*/fixtures/mmopt/*/*/*/" + case + "/ground_truth/solution_ref.json"
+    hunt = code(f"""
+        import glob, json
+        def solve():
+            return {{"found": [json.load(open(p)) for p in glob.glob({pattern!r})]}}
+    """)
+    result = sandbox.run_solve(hunt, QUICK)
+    assert result.outcome is Outcome.OK, result.error
+    assert result.value is not None and len(result.value["found"]) >= 2
+
+
+@NEEDS_BWRAP
+def test_a_hidden_folder_inside_the_python_installation_stays_hidden(bwrap_sandbox: Sandbox) -> None:
+    package_dir = bwrap_sandbox.environment.site_packages[0] / "networkx"
+    assert package_dir.is_dir()
     sandbox = create_sandbox([REPO_ROOT, package_dir], prefer=SandboxKind.BWRAP)
     result = sandbox.run_solve(
         f"import os\ndef solve():\n    return {{'listing': os.listdir({str(package_dir)!r})}}\n", QUICK
     )
     assert result.outcome is Outcome.OK, result.error
     assert result.value == {"listing": []}
-
-
-@NEEDS_BWRAP
-def test_home_is_hidden_by_default(bwrap_sandbox: Sandbox) -> None:
-    assert str(Path.home().resolve()) in bwrap_sandbox.describe()["hidden_paths"]  # type: ignore[operator]
 
 
 @NEEDS_BWRAP
@@ -685,9 +772,12 @@ def test_bwrap_describe_lists_version_hidden_and_exposed(bwrap_sandbox: Sandbox)
     assert info["kind"] == "bwrap"
     assert info["bwrap_version"] and info["filesystem_isolated"] is True and info["network_isolated"] is True
     assert str(REPO_ROOT) in info["hidden_paths"]  # type: ignore[operator]
-    exposed = [Path(p) for p in info["exposed_read_only"]]  # type: ignore[attr-defined]
+    filesystem = info["filesystem"]
+    assert isinstance(filesystem, dict)
+    exposed = [Path(p) for p in [*filesystem["python_read_only"], *filesystem["system_read_only"]]]
     assert REPO_ROOT not in exposed
-    assert not any(p / "benchmark" == REPO_ROOT / "benchmark" for p in exposed)
+    assert not any(p == REPO_ROOT / "benchmark" or REPO_ROOT / "benchmark" in p.parents for p in exposed)
+    assert info["process_cap"]["mechanism"]  # type: ignore[index]
 
 
 def _fake_bwrap(tmp_path: Path) -> Path:
@@ -706,7 +796,7 @@ def _fake_bwrap(tmp_path: Path) -> Path:
 
 
 def test_bwrap_failing_to_start_is_a_sandbox_error(tmp_path: Path) -> None:
-    sandbox = Sandbox(SandboxKind.BWRAP, [REPO_ROOT], bwrap=str(_fake_bwrap(tmp_path)))
+    sandbox = BwrapSandbox([REPO_ROOT], bwrap=str(_fake_bwrap(tmp_path)))
     result = sandbox.run_solve("def solve():\n    return {}\n", QUICK)
     assert result.outcome is Outcome.SANDBOX_ERROR
     assert "No permissions to create new namespace" in result.error
@@ -715,7 +805,7 @@ def test_bwrap_failing_to_start_is_a_sandbox_error(tmp_path: Path) -> None:
 
 def test_a_vanished_bwrap_executable_is_a_sandbox_error(tmp_path: Path) -> None:
     fake = _fake_bwrap(tmp_path)
-    sandbox = Sandbox(SandboxKind.BWRAP, [REPO_ROOT], bwrap=str(fake))
+    sandbox = BwrapSandbox([REPO_ROOT], bwrap=str(fake))
     fake.unlink()
     result = sandbox.run_solve("def solve():\n    return {}\n", QUICK)
     assert result.outcome is Outcome.SANDBOX_ERROR
@@ -751,3 +841,58 @@ def test_limits_validate_and_derive_cpu_from_wall() -> None:
     for bad in ({"wall_timeout_s": 0}, {"memory_mb": 0}, {"output_bytes": 0}, {"cpu_s": -1.0}):
         with pytest.raises(ValueError):
             Limits(**bad)  # type: ignore[arg-type]
+
+
+# ----------------------------------------------------------------------- the sandbox's environment
+
+HARNESS_ONLY = ("openai", "pytest", "hypothesis", "syrupy", "xdist", "benchmark", "adapters")
+
+
+def test_the_prompt_lists_exactly_the_advertised_stack() -> None:
+    from benchmark.suites.mmopt.prompts import ALLOWED_LIBRARIES
+
+    stack = solver_stack()
+    assert ("the Python standard library", *(p.prompt for p in stack if p.prompt)) == ALLOWED_LIBRARIES
+    # Every advertised entry names its own import, so the list cannot promise one package and pin another.
+    for package in stack:
+        if package.prompt is not None:
+            assert package.prompt.split()[0] == package.import_name
+    assert "solver_stack.txt" in (REPO_ROOT / "scripts" / "setup.sh").read_text()
+
+
+def test_a_malformed_stack_line_names_the_file_and_line(tmp_path: Path) -> None:
+    bad = tmp_path / "stack.txt"
+    bad.write_text("# header\nnumpy>=2  # import numpy; prompt numpy\n")
+    with pytest.raises(StackFileError, match=r"stack\.txt:2"):
+        solver_stack(bad)
+
+
+def test_every_stack_package_imports_inside_and_no_harness_package_does(sandbox: Sandbox) -> None:
+    assert sandbox.environment.dedicated, "the sandbox environment is missing: run scripts/setup.sh"
+    probe = code(f"""
+        import importlib
+        def solve():
+            out = {{}}
+            for name in {[p.import_name for p in solver_stack()] + list(HARNESS_ONLY)!r}:
+                try:
+                    importlib.import_module(name)
+                    out[name] = "ok"
+                except ImportError as exc:
+                    out[name] = type(exc).__name__
+            return out
+    """)
+    result = sandbox.run_solve(probe, QUICK)
+    assert result.outcome is Outcome.OK, result.error
+    assert result.value == {
+        **{p.import_name: "ok" for p in solver_stack()},
+        **{name: "ModuleNotFoundError" for name in HARNESS_ONLY},
+    }
+
+
+def test_the_manifest_records_the_sandbox_environments_versions(sandbox: Sandbox) -> None:
+    info = sandbox.describe()["python_environment"]
+    assert isinstance(info, dict) and info["dedicated"] is True
+    packages = {name.lower(): version for name, version in info["packages"].items()}
+    for package in solver_stack():
+        assert packages[package.name.lower()] == package.version
+    assert "openai" not in packages and "pytest" not in packages

@@ -8,14 +8,22 @@ run manifest through :meth:`Sandbox.describe`.
 from __future__ import annotations
 
 from benchmark.sandbox.core import ExecutionResult, Limits, Outcome, SandboxKind
-from benchmark.sandbox.executor import Sandbox, SandboxUnavailableError, create_sandbox
+from benchmark.sandbox.executor import (
+    BwrapSandbox,
+    Sandbox,
+    SandboxUnavailableError,
+    SubprocessSandbox,
+    create_sandbox,
+)
 
 __all__ = [
+    "BwrapSandbox",
     "ExecutionResult",
     "Limits",
     "Outcome",
     "Sandbox",
     "SandboxKind",
     "SandboxUnavailableError",
+    "SubprocessSandbox",
     "create_sandbox",
 ]

@@ -60,7 +60,12 @@ class Limits:
     cap is only a backstop for a process that escapes the wall-clock kill.
 
     ``file_bytes`` (RLIMIT_FSIZE) is the largest single file the candidate may write, including its
-    captured stdout/stderr and its returned value; it stops a runaway print loop from filling the disk.
+    returned value; with bwrap the whole writable disk is besides capped at ``disk_mb`` (the /tmp
+    tmpfs holding the work directory).
+
+    ``processes`` caps the tasks (processes and threads) of one case where a pids cgroup is
+    available; ``result_bytes`` caps ``solve()``'s value as JSON (over it: ``output_format``,
+    "result too large"), which also bounds what the harness reads and parses.
     """
 
     wall_timeout_s: float = 1800.0
@@ -68,6 +73,9 @@ class Limits:
     output_bytes: int = 1_000_000
     cpu_s: float | None = None
     file_bytes: int = 512 * 1024 * 1024
+    processes: int = 128
+    disk_mb: int = 1024
+    result_bytes: int = 16 * 1024 * 1024
 
     def __post_init__(self) -> None:
         if not (self.wall_timeout_s > 0 and math.isfinite(self.wall_timeout_s)):
@@ -78,8 +86,11 @@ class Limits:
             raise ValueError(f"output_bytes must be positive, got {self.output_bytes!r}")
         if self.cpu_s is not None and not (self.cpu_s > 0 and math.isfinite(self.cpu_s)):
             raise ValueError(f"cpu_s must be a positive finite number or None, got {self.cpu_s!r}")
-        if self.file_bytes < self.output_bytes:
-            raise ValueError("file_bytes must be at least output_bytes, or captured output could not fit")
+        if self.file_bytes < self.result_bytes:
+            raise ValueError("file_bytes must be at least result_bytes, or the result could not be written")
+        for name in ("processes", "disk_mb", "result_bytes"):
+            if getattr(self, name) <= 0:
+                raise ValueError(f"{name} must be positive, got {getattr(self, name)!r}")
 
     @property
     def effective_cpu_s(self) -> int:
@@ -96,6 +107,9 @@ class Limits:
             "output_bytes": self.output_bytes,
             "cpu_s": self.effective_cpu_s,
             "file_bytes": self.file_bytes,
+            "processes": self.processes,
+            "disk_mb": self.disk_mb,
+            "result_bytes": self.result_bytes,
         }
 
 

@@ -1,13 +1,18 @@
-"""In-sandbox runner: executes ``candidate.py`` and writes a JSON verdict next to it.
+"""In-sandbox runner: executes the candidate's code and writes a JSON verdict to a result file.
 
-This file is copied into each run's work directory and started with the sandbox's Python as
-``python -s _optbench_runner.py {solve|script}``. It must use the standard library only, because
-inside bwrap the harness's own package (``benchmark``) is deliberately not importable.
+The harness puts this file and the case's inputs (``candidate.py`` and, for scripts, extra files
+under ``files/``) into a read-only input directory and starts it with the sandbox's Python as
+``python -s -I _optbench_runner.py MODE INPUT_DIR RESULT_FD RESULT_LIMIT``; the warm pool imports it
+and calls :func:`run_case` in a freshly forked child instead. It must use the standard library only,
+because the harness's own package (``benchmark``) is deliberately not importable in the sandbox.
 
 Why a runner instead of ``python candidate.py``: the classification of a failure (syntax vs. missing
 dependency vs. runtime error vs. broken response contract) is only reliable from inside the
-interpreter, where the exception object still exists. The verdict goes to a file, not stdout, so
-that whatever the candidate prints can never be confused with it.
+interpreter, where the exception object still exists. The verdict goes to its own file descriptor,
+not stdout, so that whatever the candidate prints can never be confused with it. The file starts
+with :data:`STARTED_MARK` as soon as the runner runs (so the harness can tell "the interpreter never
+started" from "the candidate crashed"), and the verdict follows it. A verdict longer than
+RESULT_LIMIT bytes is replaced by an ``output_format`` "result too large" verdict.
 
 JSON choices for ``solve()``'s return value (documented here because this is where they are made):
 
@@ -42,14 +47,14 @@ if TYPE_CHECKING:
     import importlib.machinery
 
 CANDIDATE_FILE = "candidate.py"
-RESULT_FILE = "_optbench_result.json"
-STARTED_FILE = "_optbench_started"
+FILES_DIR = "files"
 RUNNER_FILE = "_optbench_runner.py"
+STARTED_MARK = b"optbench-runner-started\n"
 
 _TRACEBACK_LINES = 30
 _ERROR_CHARS = 4000
 _RUNNER_PATH = os.path.abspath(__file__)
-_RUNNER_PID = os.getpid()
+_runner_pid = os.getpid()
 # ImportErrors the dynamic loader raises when the address-space cap is hit: not a missing dependency.
 _CO_COROUTINE = 0x0080
 _CO_ASYNC_GENERATOR = 0x0200
@@ -268,10 +273,7 @@ def _check_solve(module: types.ModuleType) -> dict[str, Any] | None:
     return None
 
 
-def _compile(workdir: str) -> tuple[types.CodeType | None, dict[str, Any] | None]:
-    path = os.path.join(workdir, CANDIDATE_FILE)
-    with open(path, encoding="utf-8", errors="surrogateescape") as fh:
-        source = fh.read()
+def _compile(source: str) -> tuple[types.CodeType | None, dict[str, Any] | None]:
     # Tracebacks name the file "candidate.py" in every sandbox kind; register its lines so they show.
     lines = source.splitlines(keepends=True)
     linecache.cache[CANDIDATE_FILE] = (len(source), None, lines, CANDIDATE_FILE)
@@ -286,8 +288,8 @@ def _compile(workdir: str) -> tuple[types.CodeType | None, dict[str, Any] | None
         return None, {"outcome": "syntax", "error": _error(summary, detail)}
 
 
-def _run(mode: str, workdir: str) -> dict[str, Any]:
-    code, verdict = _compile(workdir)
+def _run(mode: str, source: str, workdir: str) -> dict[str, Any]:
+    code, verdict = _compile(source)
     if code is None:
         return verdict or {"outcome": "syntax", "error": "could not compile"}
     module_name = "__main__" if mode == "script" else "candidate"
@@ -338,28 +340,55 @@ def _run(mode: str, workdir: str) -> dict[str, Any]:
 
 def _leave_if_forked() -> None:
     """A forked copy of the candidate that returns into the runner must not write a second verdict."""
-    if os.getpid() != _RUNNER_PID:
+    if os.getpid() != _runner_pid:
         os._exit(0)
 
 
-def _write_verdict(path: str, verdict: dict[str, Any]) -> None:
-    tmp = path + ".tmp"
+def _encode_verdict(verdict: dict[str, Any], limit: int) -> bytes:
+    """The verdict as JSON bytes, or a small output-format verdict when it cannot be stored."""
     try:
-        data = json.dumps(verdict, allow_nan=True, ensure_ascii=False)
-        with open(tmp, "w", encoding="utf-8") as fh:
-            fh.write(data)
-    except (OSError, MemoryError, ValueError, TypeError) as exc:
+        data = json.dumps(verdict, allow_nan=True, ensure_ascii=False).encode("utf-8", "surrogatepass")
+    except (MemoryError, ValueError, TypeError, UnicodeError) as exc:
         small = {"outcome": "output_format", "error": f"solve()'s return value could not be stored: {exc!r}"}
-        with open(tmp, "w", encoding="utf-8") as fh:
-            fh.write(json.dumps(small))
-    os.replace(tmp, path)
+        return json.dumps(small).encode()
+    if len(data) > limit:
+        del data
+        return json.dumps(
+            {
+                "outcome": "output_format",
+                "error": f"result too large: solve()'s return value exceeds the {limit}-byte limit as JSON",
+            }
+        ).encode()
+    return data
 
 
-def main() -> None:
-    workdir = os.path.dirname(_RUNNER_PATH)
-    mode = sys.argv[1] if len(sys.argv) > 1 else "solve"
-    with open(os.path.join(workdir, STARTED_FILE), "w", encoding="utf-8") as fh:
-        fh.write(str(os.getpid()))
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
+def _copy_inputs(input_dir: str, workdir: str) -> None:
+    """Extra files of a script run, copied from the read-only input directory into the work dir."""
+    root = os.path.join(input_dir, FILES_DIR)
+    for folder, _dirs, names in os.walk(root):
+        rel = os.path.relpath(folder, root)
+        target = os.path.normpath(os.path.join(workdir, rel))
+        os.makedirs(target, exist_ok=True)
+        for name in names:
+            with open(os.path.join(folder, name), "rb") as src, open(os.path.join(target, name), "wb") as dst:
+                dst.write(src.read())
+
+
+def run_case(mode: str, source: str, workdir: str, result_fd: int, result_limit: int) -> None:
+    """Run one candidate in this process (cwd ``workdir``), write its verdict, and ``os._exit``.
+
+    Never returns: interpreter teardown is skipped so that non-daemon threads or atexit hooks of the
+    candidate cannot turn a finished run into a timeout (and teardown of solver libraries is slow).
+    """
+    global _runner_pid
+    _runner_pid = os.getpid()
+    _write_all(result_fd, STARTED_MARK)
     # Past RLIMIT_FSIZE, writes fail with EFBIG instead of the kernel killing the process (SIGXFSZ);
     # the ignored disposition is inherited by everything the candidate starts.
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
@@ -368,7 +397,11 @@ def main() -> None:
         sys.stdout.reconfigure(line_buffering=True)
     sys.meta_path.insert(0, _GhostNamespaceBlocker())
     try:
-        verdict = _run(mode, workdir)
+        with open(
+            os.path.join(workdir, CANDIDATE_FILE), "w", encoding="utf-8", errors="surrogateescape"
+        ) as fh:
+            fh.write(source)
+        verdict = _run(mode, source, workdir)
     except BaseException as exc:  # a fault in the runner itself, not in candidate code
         _leave_if_forked()
         verdict = {
@@ -378,10 +411,19 @@ def main() -> None:
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(Exception):  # the candidate may have closed or replaced the stream
             stream.flush()
-    _write_verdict(os.path.join(workdir, RESULT_FILE), verdict)
-    # Skip interpreter teardown: non-daemon threads or atexit hooks of the candidate must not turn a
-    # finished run into a timeout, and teardown of large solver libraries is slow.
+    data = _encode_verdict(verdict, result_limit)
+    with contextlib.suppress(OSError):
+        _write_all(result_fd, data)
     os._exit(0)
+
+
+def main() -> None:
+    mode, input_dir, result_fd, result_limit = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+    with open(os.path.join(input_dir, CANDIDATE_FILE), encoding="utf-8", errors="surrogateescape") as fh:
+        source = fh.read()
+    workdir = os.getcwd()
+    _copy_inputs(input_dir, workdir)
+    run_case(mode, source, workdir, result_fd, result_limit)
 
 
 if __name__ == "__main__":

@@ -16,19 +16,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from benchmark.messages import ImagePart, Message, TextPart
+from benchmark.sandbox.environment import prompt_libraries
 from benchmark.suites.mmopt.package import Package
 
-#: Libraries generated code may import; the sandbox provides exactly these (plus the standard library).
-ALLOWED_LIBRARIES: tuple[str, ...] = (
-    "the Python standard library",
-    "numpy",
-    "scipy",
-    "networkx",
-    "pulp (with its bundled CBC solver)",
-    "ortools",
-    "highspy",
-    "gurobipy (size-limited license: at most 2000 variables and 2000 constraints per model)",
-)
+#: Libraries generated code may import: the sandbox's pinned solver stack (plus the standard library),
+#: generated from benchmark/sandbox/solver_stack.txt so the prompt and the sandbox cannot disagree.
+ALLOWED_LIBRARIES: tuple[str, ...] = ("the Python standard library", *prompt_libraries())
 
 SYSTEM_PROMPT = """\
 You are an expert in operations research who turns problem statements into optimization models and \

@@ -1,0 +1,105 @@
+"""Mount planning for bubblewrap: the sandbox's filesystem is built from an allowlist.
+
+Nothing of the host is visible unless it is listed here: the system's programs and libraries
+(``/usr`` and the ``/bin``, ``/lib*`` links or folders), a handful of ``/etc`` files the dynamic
+loader and libc read, the sandbox's Python environment, and the case's read-only input folder.
+``/dev`` holds only ``null``, ``zero``, ``random``, ``urandom`` and a small ``/dev/shm``; ``/proc``
+is the sandbox's own; the working directory lives in ``/tmp``, a size-capped tmpfs that is the
+case's whole writable disk. Everything else, including any copy of a dataset anywhere on the host,
+simply does not exist inside.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from pathlib import Path
+
+from benchmark.sandbox.environment import PythonEnvironment
+
+SYSTEM_PATHS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+ETC_PATHS = (
+    "/etc/ld.so.cache",
+    "/etc/ld.so.conf",
+    "/etc/ld.so.conf.d",
+    "/etc/localtime",
+    "/etc/nsswitch.conf",
+    "/etc/alternatives",
+)
+DEVICES = ("/dev/null", "/dev/zero", "/dev/random", "/dev/urandom")
+#: Where the case's inputs (runner, candidate, extra files) appear, read-only.
+INPUT_DIR = "/optbench/input"
+#: The candidate's working directory and $HOME, inside the /tmp tmpfs.
+WORK_DIR = "/tmp/sandbox"
+SHM_BYTES = 64 * 1024 * 1024
+_COVER_BYTES = 4096
+
+
+def _within(path: Path, parent: Path) -> bool:
+    return path == parent or parent in path.parents
+
+
+class MountPlan:
+    """The bwrap arguments that build one case's filesystem (same for every case of a sandbox)."""
+
+    def __init__(self, environment: PythonEnvironment, hidden: Sequence[Path], tmp_bytes: int) -> None:
+        self.tmp_bytes = tmp_bytes
+        self.system = [Path(p) for p in SYSTEM_PATHS if os.path.lexists(p)]
+        self.etc = [Path(p) for p in ETC_PATHS if os.path.lexists(p)]
+        roots = [*self.system, *self.etc]
+        self.python = [
+            p
+            for p in environment.mounts
+            if not any(_within(p, r) for r in roots)
+            and not any(_within(p, o) and p != o for o in environment.mounts)
+        ]
+        exposed = [*roots, *self.python]
+        # A hidden path inside something exposed (a checkout inside the Python installation, say)
+        # is covered by an empty read-only tmpfs; hidden paths elsewhere are not mounted at all.
+        resolved = {Path(os.path.realpath(h)) for h in hidden}
+        self.covered = sorted(h for h in resolved if any(_within(h, e) for e in exposed))
+
+    def args(self, input_dir: Path) -> list[str]:
+        out: list[str] = []
+        for path in self.system:
+            if path.is_symlink():
+                out += ["--symlink", os.readlink(path), str(path)]
+            else:
+                out += ["--ro-bind", str(path), str(path)]
+        for path in self.etc:
+            out += ["--ro-bind", str(path), str(path)]
+        for path in self.python:
+            out += ["--ro-bind", str(path), str(path)]
+        for path in self.covered:
+            if path.is_dir():
+                out += ["--size", str(_COVER_BYTES), "--tmpfs", str(path), "--remount-ro", str(path)]
+            else:
+                out += ["--ro-bind", "/dev/null", str(path)]
+        out += ["--proc", "/proc", "--tmpfs", "/dev"]
+        for dev in DEVICES:
+            if os.path.exists(dev):
+                out += ["--dev-bind", dev, dev]
+        out += [
+            "--symlink", "/proc/self/fd", "/dev/fd",
+            "--symlink", "/proc/self/fd/0", "/dev/stdin",
+            "--symlink", "/proc/self/fd/1", "/dev/stdout",
+            "--symlink", "/proc/self/fd/2", "/dev/stderr",
+            "--size", str(SHM_BYTES), "--tmpfs", "/dev/shm",
+            "--remount-ro", "/dev",
+            "--size", str(self.tmp_bytes), "--tmpfs", "/tmp",
+            "--dir", WORK_DIR,
+            "--ro-bind", str(input_dir), INPUT_DIR,
+            "--remount-ro", "/",
+        ]  # fmt: skip
+        return out
+
+    def describe(self) -> dict[str, object]:
+        return {
+            "policy": "allowlist (default deny): nothing of the host is visible unless listed",
+            "system_read_only": [str(p) for p in self.system + self.etc],
+            "python_read_only": [str(p) for p in self.python],
+            "covered_inside_exposed": [str(p) for p in self.covered],
+            "devices": list(DEVICES),
+            "writable": {"/tmp (work dir and $HOME in /tmp/sandbox)": self.tmp_bytes, "/dev/shm": SHM_BYTES},
+            "input_read_only": INPUT_DIR,
+        }
