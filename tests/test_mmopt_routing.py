@@ -28,10 +28,11 @@ from benchmark.suites.mmopt.scoring import score_execution
 from benchmark.suites.mmopt.subcategories import get_subcategory
 from benchmark.suites.mmopt.subcategories.base import DIFFICULTIES
 from benchmark.suites.mmopt.subcategories.travel_salesman_problem.generator import nodes, units
+from benchmark.suites.mmopt.subcategories.vehicle_routing_problem import generator as vrp
 
 FAMILY = "routing_tour_optimization"
 ROOT = Path(__file__).resolve().parents[1] / "fixtures" / "mmopt" / FAMILY
-SUBCATEGORIES = {"travel_salesman_problem": "tsp"}
+SUBCATEGORIES = {"travel_salesman_problem": "tsp", "vehicle_routing_problem": "vrp"}
 
 
 def _generator(name: str) -> InstanceGenerator:
@@ -126,6 +127,51 @@ def test_heuristics_are_valid_tours_and_two_opt_never_worsens():
     assert sorted(greedy) == sorted(improved) == list(range(12))
     assert routing.tour_units(cost, improved) <= routing.tour_units(cost, greedy) + 1e-9
     assert routing.tour_units(cost, improved) >= routing.held_karp(cost)[0] - 1e-9
+
+
+def _set_partitions(items: list[int]):
+    if not items:
+        yield []
+        return
+    first, rest = items[0], items[1:]
+    for partition in _set_partitions(rest):
+        yield [[first], *partition]
+        for index in range(len(partition)):
+            yield [*partition[:index], [first, *partition[index]], *partition[index + 1 :]]
+
+
+def _vrp_brute_force(cost: np.ndarray, demands: list[int], capacity: int, vehicles: int) -> float:
+    best = np.inf
+    for partition in _set_partitions(list(range(1, cost.shape[0]))):
+        if len(partition) > vehicles or any(sum(demands[i] for i in block) > capacity for block in partition):
+            continue
+        total = sum(
+            min(routing.tour_units(cost, [0, *order]) for order in itertools.permutations(block))
+            for block in partition
+        )
+        best = min(best, total)
+    return float(best)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_vrp_set_partitioning_and_partition_dp_match_exhaustive_search(seed):
+    rng = random.Random(seed)
+    points = _random_points(rng, 7)
+    cost = routing.cost_matrix(points, list(points), "euclidean_rounded_1dp")
+    demands = [0] + [rng.randint(1, 6) for _ in range(6)]
+    capacity, vehicles = max(max(demands), sum(demands) // 2), 3
+    expected = _vrp_brute_force(cost, demands, capacity, vehicles)
+    found = routing.set_partitioning_routes(cost, demands, capacity, vehicles)
+    assert found is not None
+    total, routes = found
+    assert total == pytest.approx(expected, abs=1e-6)
+    assert routing.routes_units(cost, routes) == pytest.approx(expected, abs=1e-9)
+    assert sorted(c for route in routes for c in route) == list(range(1, 7))
+    assert all(sum(demands[c] for c in route) <= capacity for route in routes) and len(routes) <= vehicles
+    assert routing.partition_dp_routes(cost, demands, capacity, vehicles) == pytest.approx(expected, abs=1e-9)
+    # one vehicle too few for the total demand: both methods say so
+    assert routing.set_partitioning_routes(cost, demands, capacity, 1) is None
+    assert routing.partition_dp_routes(cost, demands, capacity, 1) is None
 
 
 # ------------------------------------------------------------------------------------------------
@@ -226,6 +272,82 @@ def test_tsp_validator_uses_the_instance_cost_rule():
     assert "structure: distance matrix disagrees with the cost rule" in _generator(TSP).structural_problems(
         rounded, "medium"
     )
+
+
+# ------------------------------------------------------------------------------------------------
+# vehicle routing: validator and scoring
+
+VRP = "vehicle_routing_problem"
+
+
+def test_vrp_reference_passes_in_every_written_form():
+    instance, solution = _case(VRP, "hard")
+    generator = _generator(VRP)
+    check = generator.check_solution(instance, solution)
+    assert check.feasible and check.objective == solution["objective_value"], check.problems
+    routes = solution["routes"]
+    forms = [
+        {"routes": [route[1:-1] for route in routes]},  # depot left out
+        {"routes": dict(zip(solution["route_vehicle_ids"], routes, strict=True))},
+        {"vehicle_routes": [list(reversed(route)) for route in routes]},
+        {"routes": [*routes, ["Depot", "Depot"]]},  # an unused vehicle
+    ]
+    for form in forms:
+        again = generator.check_solution(instance, form)
+        assert again.feasible and again.objective == solution["objective_value"], (form, again.problems)
+    assert _score(
+        VRP, instance, solution, {"objective_value": solution["objective_value"], "routes": routes}
+    ).passed
+
+
+def test_vrp_capacity_coverage_and_fleet_faults_are_infeasible_solutions():
+    instance, solution = _case(VRP, "hard")
+    routes = copy.deepcopy(solution["routes"])
+    capacity = instance["vehicle_capacity"]
+    # move customers onto the first route until it is over capacity
+    moved = copy.deepcopy(routes)
+    while sum(instance["demands"][c] for c in moved[0][1:-1]) <= capacity:
+        donor = next(r for r in moved[1:] if len(r) > 2)
+        moved[0].insert(1, donor.pop(1))
+    verdict = _score(VRP, instance, solution, {"objective_value": 1.0, "routes": moved})
+    assert verdict.category == "infeasible_solution"
+    assert re.search(rf"route 1: load \d+ exceeds the vehicle capacity {capacity}", verdict.detail)
+    dropped = copy.deepcopy(routes)
+    lost = dropped[0].pop(1)
+    verdict = _score(VRP, instance, solution, {"objective_value": 1.0, "routes": dropped})
+    assert verdict.category == "infeasible_solution" and f"customer {lost} is not served" in verdict.detail
+    twice = copy.deepcopy(routes)
+    twice[1].insert(1, routes[0][1])
+    problems = _generator(VRP).check_solution(instance, {"routes": twice}).problems
+    assert f"customer {routes[0][1]} is served 2 times" in problems
+    singles = [["Depot", c, "Depot"] for c in instance["sets"]["customers"]]
+    problems = _generator(VRP).check_solution(instance, {"routes": singles}).problems
+    vehicles = len(instance["sets"]["vehicles"])
+    assert f"{len(singles)} routes used, only {vehicles} vehicles available" in problems
+    middle = [[*routes[0], *routes[1][1:]], *routes[2:]]
+    assert (
+        "route 1 returns to the depot in the middle"
+        in _generator(VRP).check_solution(instance, {"routes": middle}).problems
+    )
+
+
+def test_vrp_suboptimal_routes_are_a_wrong_objective():
+    for package in _packages(VRP):
+        instance, solution, meta = _load(package)
+        if "greedy_suboptimal" in meta["regime_tags"] and meta["difficulty"] != "easy":
+            break
+    else:
+        pytest.skip("no shipped package with a feasible but suboptimal greedy")
+    cost, names = vrp.units(instance), vrp.nodes(instance)
+    greedy = routing.nearest_feasible_routes(cost, vrp.demand_vector(instance), instance["vehicle_capacity"])
+    assert len(greedy) <= len(instance["sets"]["vehicles"])
+    named = [["Depot", *(names[i] for i in route), "Depot"] for route in greedy]
+    check = _generator(VRP).check_solution(instance, {"routes": named})
+    assert check.feasible and check.objective is not None and check.objective > solution["objective_value"]
+    verdict = _score(VRP, instance, solution, {"objective_value": check.objective, "routes": named})
+    assert verdict.category == "wrong_objective"
+    lying = _score(VRP, instance, solution, {"objective_value": solution["objective_value"], "routes": named})
+    assert lying.category == "infeasible_solution" and "reported objective" in lying.detail
 
 
 # ------------------------------------------------------------------------------------------------

@@ -22,6 +22,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -114,17 +115,37 @@ def tour_units(cost: np.ndarray, tour: Sequence[int]) -> float:
 # exact solvers
 
 
-def held_karp(cost: np.ndarray) -> tuple[float, list[int]]:
-    """Optimal closed tour through all nodes (node 0 first) and its cost, by dynamic programming.
+@dataclass(frozen=True)
+class SubsetPaths:
+    """Held–Karp tables from node 0: ``best[mask, j]`` is the cheapest path that starts at node 0,
+    visits exactly the nodes ``1..n-1`` whose bits (node ``i`` is bit ``i - 1``) are in ``mask`` and
+    ends at node ``j + 1``; ``parent`` holds the previous end for path reconstruction."""
 
-    ``best[mask, j]`` is the cheapest path that starts at node 0, visits exactly the nodes
-    ``1..n-1`` in ``mask`` and ends at ``j``; subsets are processed by size, every size at once.
-    """
-    n = cost.shape[0]
-    if n < 3:
-        raise ValueError("a tour needs at least three nodes")
-    m = n - 1  # node i >= 1 is bit i-1
-    full = (1 << m) - 1
+    weights: np.ndarray
+    best: np.ndarray
+    parent: np.ndarray
+
+    def closed(self) -> tuple[np.ndarray, np.ndarray]:
+        """Per mask: the cheapest cost of a cycle from node 0 through exactly that subset and back,
+        and the last node before the return (``inf`` and ``-1`` for the empty mask)."""
+        closing = self.best + self.weights[1:, 0]
+        return closing.min(axis=1), closing.argmin(axis=1)
+
+    def order(self, mask: int, last: int) -> list[int]:
+        """The nodes of the subset ``mask`` in travel order of the best path ending at ``last + 1``."""
+        path, end = [], last
+        while end >= 0:
+            path.append(end + 1)
+            before = int(self.parent[mask, end])
+            mask &= ~(1 << end)
+            end = before
+        return list(reversed(path))
+
+
+def subset_paths(cost: np.ndarray) -> SubsetPaths:
+    """The Held–Karp dynamic program over every subset of nodes ``1..n-1``, processed by subset
+    size with every subset of one size at once (2^15 × 15 states for 16 nodes, under a second)."""
+    m = cost.shape[0] - 1
     weights = cost.astype(float)
     best = np.full((1 << m, m), np.inf)
     parent = np.full((1 << m, m), -1, dtype=np.int64)
@@ -144,31 +165,17 @@ def held_karp(cost: np.ndarray) -> tuple[float, list[int]]:
             target = free | (1 << j)
             best[target, j] = candidates[np.arange(free.size), previous]
             parent[target, j] = previous
-    closing = best[full] + weights[1:, 0]
-    last = int(np.argmin(closing))
-    total = float(closing[last])
-    path, mask, end = [], full, last
-    while end >= 0:
-        path.append(end + 1)
-        before = int(parent[mask, end])
-        mask &= ~(1 << end)
-        end = before
-    return total, [0, *reversed(path)]
+    return SubsetPaths(weights=weights, best=best, parent=parent)
 
 
-def _cycles(successor: Mapping[int, int], nodes: Sequence[int]) -> list[list[int]]:
-    seen: set[int] = set()
-    cycles = []
-    for start in nodes:
-        if start in seen:
-            continue
-        cycle, node = [], start
-        while node not in seen:
-            seen.add(node)
-            cycle.append(node)
-            node = successor[node]
-        cycles.append(cycle)
-    return cycles
+def held_karp(cost: np.ndarray) -> tuple[float, list[int]]:
+    """Optimal closed tour through all nodes (node 0 first) and its cost, by dynamic programming."""
+    if cost.shape[0] < 3:
+        raise ValueError("a tour needs at least three nodes")
+    paths = subset_paths(cost)
+    full = (1 << (cost.shape[0] - 1)) - 1
+    totals, lasts = paths.closed()
+    return float(totals[full]), [0, *paths.order(full, int(lasts[full]))]
 
 
 def _edge_components(n: int, chosen: Sequence[tuple[int, int]]) -> list[list[int]]:
@@ -319,3 +326,112 @@ def sequence_from_arcs(raw: Any, names: Sequence[str], start: str) -> tuple[list
     if node != start or len(sequence) != len(successor):
         return None, ["selected_arcs do not form one closed tour through the start city"]
     return [*sequence, start], []
+
+
+# --------------------------------------------------------------------------------------------------
+# capacitated routes from one depot (node 0)
+
+
+def subset_loads(demands: Sequence[int]) -> np.ndarray:
+    """Total demand of every subset of nodes ``1..n-1`` (bit ``i - 1`` for node ``i``)."""
+    m = len(demands) - 1
+    loads = np.zeros(1 << m, dtype=np.int64)
+    masks = np.arange(1 << m)
+    for j in range(m):
+        loads[(masks >> j) & 1 == 1] += int(demands[j + 1])
+    return loads
+
+
+def _mask_nodes(mask: int, m: int) -> list[int]:
+    return [j + 1 for j in range(m) if (mask >> j) & 1]
+
+
+def set_partitioning_routes(
+    cost: np.ndarray, demands: Sequence[int], capacity: int, max_routes: int
+) -> tuple[float, list[list[int]]] | None:
+    """Optimal capacitated routes (each a list of customer nodes in travel order, depot excluded)
+    and their total cost, or ``None`` when no set of at most ``max_routes`` routes serves everyone.
+
+    Every customer subset whose demand fits one vehicle is a candidate route priced by its optimal
+    closed path from the depot (:func:`subset_paths`); HiGHS then picks candidates that cover each
+    customer exactly once. Exact, because every feasible route's best order is a candidate.
+    """
+    m = cost.shape[0] - 1
+    paths = subset_paths(cost)
+    totals, lasts = paths.closed()
+    loads = subset_loads(demands)
+    columns = [mask for mask in range(1, 1 << m) if loads[mask] <= capacity]
+    if not columns:
+        return None
+    cover = np.array([[(mask >> j) & 1 for mask in columns] for j in range(m)], dtype=float)
+    constraints = [
+        LinearConstraint(cover, lb=1.0, ub=1.0),
+        LinearConstraint(np.ones((1, len(columns))), lb=1.0, ub=float(max_routes)),
+    ]
+    weights = np.array([totals[mask] for mask in columns])
+    result = milp(weights, constraints=constraints, integrality=np.ones(len(columns)), bounds=Bounds(0, 1))
+    if result.status == 2:  # infeasible
+        return None
+    if result.status != 0 or result.x is None:
+        raise RuntimeError(f"HiGHS did not solve the set-partitioning model: {result.message}")
+    chosen = [mask for mask, value in zip(columns, result.x, strict=True) if value > 0.5]
+    routes = sorted(paths.order(mask, int(lasts[mask])) for mask in chosen)
+    return float(sum(totals[mask] for mask in chosen)), routes
+
+
+def partition_dp_routes(
+    cost: np.ndarray, demands: Sequence[int], capacity: int, max_routes: int
+) -> float | None:
+    """The set-partitioning optimum by a second method: dynamic programming over partitions of the
+    customers into at most ``max_routes`` capacity-feasible subsets (each priced by its best closed
+    path), ``best_k[mask] = min over feasible sub ∋ lowest(mask) of route[sub] + best_{k-1}[mask − sub]``.
+    No solver involved; ``None`` when the fleet cannot serve everyone."""
+    m = cost.shape[0] - 1
+    totals, _ = subset_paths(cost).closed()
+    loads = subset_loads(demands)
+    route = [float(totals[mask]) if loads[mask] <= capacity else math.inf for mask in range(1 << m)]
+    full = (1 << m) - 1
+    previous = [0.0] + [math.inf] * full  # at most zero routes
+    for _ in range(max_routes):
+        current = [0.0] + [math.inf] * full
+        for mask in range(1, full + 1):
+            low = mask & -mask
+            rest = mask ^ low
+            best = math.inf
+            sub = rest
+            while True:  # every subset of ``rest``, joined with the lowest customer
+                part = sub | low
+                value = route[part] + previous[mask ^ part]
+                if value < best:
+                    best = value
+                if sub == 0:
+                    break
+                sub = (sub - 1) & rest
+            current[mask] = best
+        previous = current
+    return None if math.isinf(previous[full]) else previous[full]
+
+
+def nearest_feasible_routes(cost: np.ndarray, demands: Sequence[int], capacity: int) -> list[list[int]]:
+    """The greedy that drives to the cheapest unserved customer that still fits in the vehicle and
+    returns to the depot when none does (any number of routes)."""
+    free = set(range(1, cost.shape[0]))
+    routes: list[list[int]] = []
+    while free:
+        route, load, here = [], 0, 0
+        while True:
+            fits = [j for j in free if load + demands[j] <= capacity]
+            if not fits:
+                break
+            step = min(fits, key=lambda j: (cost[here, j], j))
+            route.append(step)
+            load += demands[step]
+            free.remove(step)
+            here = step
+        routes.append(route)
+    return routes
+
+
+def routes_units(cost: np.ndarray, routes: Sequence[Sequence[int]]) -> float:
+    """Total cost of depot-to-depot routes given as customer node lists."""
+    return float(sum(tour_units(cost, [0, *route]) for route in routes if route))

@@ -1,0 +1,266 @@
+"""Capacitated vehicle routing instances: one depot, customers with demands, identical vehicles.
+
+Regimes tighten with difficulty: easy instances have six or seven customers and two vehicles with
+slack capacity; medium ones eight to ten customers, three vehicles and total demand at 75–90 % of
+the fleet's capacity; hard ones eleven or twelve clustered customers, three or four vehicles at
+85–97 %, with heavier demands, so packing the customers into routes interacts with ordering them.
+At medium and hard the nearest-feasible-customer greedy must be suboptimal (or need too many
+vehicles).
+
+The reference enumerates every capacity-feasible customer subset as a candidate route priced by
+its optimal closed path (Held–Karp) and lets HiGHS choose an exact cover with at most the fleet
+size; the cross-check is a solver-free dynamic program over partitions of the customers.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from benchmark.suites.mmopt.generation import routing
+from benchmark.suites.mmopt.generation.protocol import ReferenceSolution, Rejected
+from benchmark.suites.mmopt.generation.spatial import Point, distance, min_separation, sample_points
+
+VARIANT = "vehicle_routing_problem"
+DEPOT = "Depot"
+UNIFORM = "uniform_random_euclidean"
+CLUSTERED = "clustered_euclidean"
+MIN_SEPARATION = 2.0
+
+
+@dataclass(frozen=True)
+class Regime:
+    customers: tuple[int, int]
+    vehicles: tuple[int, int]
+    grid: int
+    layouts: tuple[str, ...]
+    demand: tuple[int, int]
+    tightness: tuple[float, float]  # total demand / (vehicles × capacity)
+    rules: tuple[str, ...]
+    greedy_must_fail: bool
+
+
+REGIMES: dict[str, Regime] = {
+    "easy": Regime((6, 7), (2, 2), 10, (UNIFORM,), (1, 5), (0.6, 0.85), ("euclidean_rounded_2dp",), False),
+    "medium": Regime(
+        (8, 10),
+        (3, 3),
+        14,
+        (UNIFORM, CLUSTERED),
+        (1, 6),
+        (0.75, 0.9),
+        ("euclidean_rounded_1dp", "euclidean_rounded_0dp"),
+        True,
+    ),
+    "hard": Regime(
+        (11, 12),
+        (3, 4),
+        16,
+        (CLUSTERED,),
+        (2, 9),
+        (0.85, 0.97),
+        (routing.EXACT, "euclidean_rounded_2dp"),
+        True,
+    ),
+}
+
+
+@dataclass(frozen=True)
+class Layout:
+    kind: str
+    depot: Point
+    customers: tuple[Point, ...]
+
+
+def customer_names(count: int) -> list[str]:
+    return [f"C{i}" for i in range(1, count + 1)]
+
+
+def sample_structure(rng: random.Random, difficulty: str) -> Layout:
+    regime = REGIMES[difficulty]
+    count = rng.randint(*regime.customers)
+    kind = rng.choice(regime.layouts)
+    middle = regime.grid // 2
+    depot = (rng.randint(middle - 2, middle + 2), rng.randint(middle - 2, middle + 2))
+    if kind == UNIFORM:
+        points = sample_points(rng, count, 1, regime.grid - 1, MIN_SEPARATION, avoid=[depot])
+        return Layout(kind, depot, tuple(points))
+    centres = sample_points(rng, rng.randint(3, 4), 3, regime.grid - 3, regime.grid / 2.6, avoid=[depot])
+    radius = regime.grid / 6
+    points = sample_points(
+        rng,
+        count,
+        1,
+        regime.grid - 1,
+        MIN_SEPARATION,
+        avoid=[depot],
+        accept=lambda p: any(distance(p, c) <= radius for c in centres),
+    )
+    return Layout(kind, depot, tuple(points))
+
+
+def instantiate(rng: random.Random, layout: Layout, difficulty: str) -> dict[str, Any]:
+    regime = REGIMES[difficulty]
+    rule = rng.choice(regime.rules)
+    customers = customer_names(len(layout.customers))
+    vehicles = rng.randint(*regime.vehicles)
+    demands = {name: rng.randint(*regime.demand) for name in customers}
+    total = sum(demands.values())
+    capacity = max(max(demands.values()), math.ceil(total / (vehicles * rng.uniform(*regime.tightness))))
+    nodes = [DEPOT, *customers]
+    coordinates = {DEPOT: list(layout.depot)} | {
+        name: [x, y] for name, (x, y) in zip(customers, layout.customers, strict=True)
+    }
+    return {
+        "variant": VARIANT,
+        "scenario": VARIANT,
+        "difficulty": difficulty,
+        "sets": {
+            "nodes": nodes,
+            "customers": customers,
+            "vehicles": [f"V{k}" for k in range(1, vehicles + 1)],
+            "directed_arcs": [[a, b] for a in nodes for b in nodes if a != b],
+        },
+        "depot": DEPOT,
+        "coordinates": coordinates,
+        "demands": {DEPOT: 0} | demands,
+        "distance_matrix": routing.distance_table(coordinates, nodes, rule),
+        "vehicle_capacity": capacity,
+        "grid_size": regime.grid,
+        "meta_parameters": {
+            "number_customers": len(customers),
+            "number_vehicles": vehicles,
+            "total_demand": total,
+            "vehicle_capacity": capacity,
+            "layout_type": layout.kind,
+            "cost_matrix_type": rule,
+        },
+    }
+
+
+def cost_rule(instance: Mapping[str, Any]) -> str:
+    return str(instance["meta_parameters"]["cost_matrix_type"])
+
+
+def nodes(instance: Mapping[str, Any]) -> list[str]:
+    """Depot first (the solvers' node 0), then the customers."""
+    return [instance["depot"], *instance["sets"]["customers"]]
+
+
+def units(instance: Mapping[str, Any]) -> np.ndarray:
+    return routing.cost_matrix(instance["coordinates"], nodes(instance), cost_rule(instance))
+
+
+def demand_vector(instance: Mapping[str, Any]) -> list[int]:
+    return [int(instance["demands"].get(name, 0)) for name in nodes(instance)]
+
+
+def fleet(instance: Mapping[str, Any]) -> tuple[int, int]:
+    """(number of vehicles, common capacity)."""
+    return len(instance["sets"]["vehicles"]), int(instance["vehicle_capacity"])
+
+
+def structural_problems(instance: Mapping[str, Any], difficulty: str) -> list[str]:
+    regime = REGIMES[difficulty]
+    customers = instance["sets"]["customers"]
+    vehicles, capacity = fleet(instance)
+    demands = demand_vector(instance)
+    problems = []
+    if not regime.customers[0] <= len(customers) <= regime.customers[1]:
+        problems.append("structure: customer count outside the regime")
+    points = [tuple(instance["coordinates"][n]) for n in nodes(instance)]
+    if min_separation(points) < MIN_SEPARATION:  # type: ignore[arg-type]
+        problems.append("structure: two nodes too close to label")
+    if max(demands) > capacity:
+        problems.append("structure: a customer's demand exceeds the vehicle capacity")
+    if sum(demands) <= capacity:
+        problems.append("structure: one vehicle could serve everyone")
+    tightness = sum(demands) / (vehicles * capacity)
+    if not regime.tightness[0] - 0.1 <= tightness <= regime.tightness[1]:
+        problems.append("structure: demand/capacity tightness outside the regime")
+    if (
+        routing.distance_table(instance["coordinates"], nodes(instance), cost_rule(instance))
+        != instance["distance_matrix"]
+    ):
+        problems.append("structure: distance matrix disagrees with the cost rule")
+    return problems
+
+
+def solution_of(
+    instance: Mapping[str, Any], routes: Sequence[Sequence[int]], total_units: float
+) -> dict[str, Any]:
+    """The official ``solution_ref.json`` shape for routes given as customer node indices."""
+    names = nodes(instance)
+    rule = cost_rule(instance)
+    cost = units(instance)
+    depot = instance["depot"]
+    vehicles = instance["sets"]["vehicles"]
+    named = [[depot, *(names[i] for i in route), depot] for route in routes]
+    return {
+        "status": "optimal",
+        "objective_value": routing.from_units(total_units, rule),
+        "routes": named,
+        "route_vehicle_ids": vehicles[: len(named)],
+        "route_loads": [sum(instance["demands"][c] for c in route[1:-1]) for route in named],
+        "route_costs": [routing.from_units(routing.tour_units(cost, [0, *route]), rule) for route in routes],
+        "num_routes_used": len(named),
+        "active_arcs": [
+            [route[k], route[k + 1], vehicle]
+            for route, vehicle in zip(named, vehicles, strict=False)
+            for k in range(len(route) - 1)
+        ],
+    }
+
+
+def reference_solve(instance: Mapping[str, Any]) -> ReferenceSolution:
+    vehicles, capacity = fleet(instance)
+    try:
+        found = routing.set_partitioning_routes(units(instance), demand_vector(instance), capacity, vehicles)
+    except RuntimeError as exc:
+        raise Rejected("reference: solver did not certify optimality", str(exc)) from None
+    if found is None:
+        raise Rejected("reference: the fleet cannot serve every customer")
+    total, routes = found
+    return ReferenceSolution(
+        solution=solution_of(instance, routes, total),
+        method="scipy.optimize.milp (HiGHS) set partitioning over every capacity-feasible route, "
+        "each priced by Held-Karp",
+    )
+
+
+def cross_check(instance: Mapping[str, Any]) -> tuple[str, float]:
+    vehicles, capacity = fleet(instance)
+    total = routing.partition_dp_routes(units(instance), demand_vector(instance), capacity, vehicles)
+    if total is None:
+        raise Rejected("cross-check: partition DP finds no feasible routing")
+    return "dynamic programming over partitions of the customers into feasible routes", routing.from_units(
+        total, cost_rule(instance)
+    )
+
+
+def greedy_cost(instance: Mapping[str, Any]) -> tuple[float, int]:
+    """(cost, routes) of the nearest-feasible-customer greedy."""
+    _, capacity = fleet(instance)
+    cost = units(instance)
+    routes = routing.nearest_feasible_routes(cost, demand_vector(instance), capacity)
+    return routing.from_units(routing.routes_units(cost, routes), cost_rule(instance)), len(routes)
+
+
+def solution_problems(
+    instance: Mapping[str, Any], reference: ReferenceSolution, difficulty: str
+) -> list[str]:
+    if len(reference.solution["routes"]) < 2:
+        return ["nontrivial: one route serves everyone"]
+    if REGIMES[difficulty].greedy_must_fail:
+        greedy, count = greedy_cost(instance)
+        vehicles, _ = fleet(instance)
+        if count <= vehicles and math.isclose(
+            greedy, float(reference.solution["objective_value"]), abs_tol=1e-6
+        ):
+            return ["nontrivial: the nearest-feasible-customer greedy is optimal"]
+    return []
