@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
+import sys
 import time
 import traceback
 import uuid
@@ -143,34 +145,71 @@ def _hidden_paths(state: BenchState) -> tuple[Path, ...]:
     return tuple(kept)
 
 
-def _join_option_values(config: pytest.Config) -> None:
-    """Rewrite ``--report-dir DIR`` as ``--report-dir=DIR`` in the arguments xdist hands to workers.
-
-    pytest finds its rootdir and ini file before plugin options are known, so the value of a
-    plugin option given after a space counts as a test path there; when that path exists (a run
-    folder, a dataset) a worker would settle on the wrong rootdir and miss ``pytest.ini``.
-    """
-    args = list(config.invocation_params.args)
+def _joined_values(args: list[str]) -> list[str]:
+    """``--report-dir DIR`` rewritten as ``--report-dir=DIR`` for every optbench value option."""
     joined: list[str] = []
     index = 0
     while index < len(args):
-        arg = str(args[index])
-        if arg in _VALUE_OPTIONS and index + 1 < len(args):
-            joined.append(f"{arg}={args[index + 1]}")
+        if args[index] in _VALUE_OPTIONS and index + 1 < len(args):
+            joined.append(f"{args[index]}={args[index + 1]}")
             index += 2
             continue
-        joined.append(arg)
+        joined.append(args[index])
         index += 1
+    return joined
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_load_initial_conftests(early_config: pytest.Config) -> None:
+    """Make ``--dataset PATH`` work like ``--dataset=PATH``.
+
+    pytest picks its rootdir and ini file before any plugin option is known, so the value of an
+    option given after a space counts as a test path there: a path outside the checkout makes it
+    miss this project's ``pytest.ini`` (no ``testpaths``, no markers). When that happened, pytest
+    is run again, at once, with the values joined; the run then is exactly the ``=`` form's. When
+    pytest is not the main program (``pytest.main()`` inside another process) it cannot be, and
+    the error says what to write instead.
+    """
+    if _is_worker(early_config):
+        return
+    raw = [str(arg) for arg in early_config.invocation_params.args]
+    joined = _joined_values(raw)
+    project_ini = Path(__file__).resolve().parents[1] / "pytest.ini"
     if (
-        config.inipath is None
-        and len(joined) != len(args)
-        and (Path(__file__).parents[1] / "pytest.ini").exists()
+        joined == raw
+        or not project_ini.is_file()
+        or early_config.inipath == project_ini
+        or not early_config.invocation_params.dir.resolve().is_relative_to(project_ini.parent)
+        or any(arg == "-c" or arg.startswith(("--config-file", "--rootdir")) for arg in raw)
     ):
+        return
+    if sys.argv[1:] != raw:
         raise pytest.UsageError(
             "pytest read the value of an optbench option as a test path and so missed pytest.ini; "
-            "write path options with '=', e.g. --dataset=PATH --report-dir=DIR"
+            "write value options with '=', e.g. --dataset=PATH --report-dir=DIR"
         )
+    capture = early_config.pluginmanager.getplugin("capturemanager")
+    if capture is not None:  # give the terminal back: the new process inherits the descriptors
+        capture.stop_global_capturing()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os.execv(sys.executable, [sys.executable, "-m", "pytest", *joined])
+
+
+def _join_option_values(config: pytest.Config) -> None:
+    """Hand xdist workers the ``=`` form of every value option, so that a worker, which finds its
+    rootdir from the same arguments, never reads a value as a test path."""
+    joined = _joined_values([str(arg) for arg in config.invocation_params.args])
     config.invocation_params = dataclasses.replace(config.invocation_params, args=tuple(joined))
+
+
+def dry_run(config: pytest.Config) -> bool:
+    """``--collect-only``, ``--setup-only`` and ``--setup-plan`` list cases: no model call, no
+    sandbox, no run folder."""
+    option = config.option
+    return bool(
+        option.collectonly or getattr(option, "setuponly", False) or getattr(option, "setupplan", False)
+    )
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -208,7 +247,7 @@ def pytest_configure(config: pytest.Config) -> None:
     state.allowance = allowance
     for marker, description in marker_declarations(suite, instances).items():
         config.addinivalue_line("markers", f"{marker}: {description}")
-    if options.model:
+    if options.model and not dry_run(config):
         if _is_worker(config):
             state.run = RunPaths(Path(config.workerinput[_WORKER_RUN_DIR]))  # type: ignore[attr-defined]
             state.session = config.workerinput[_WORKER_SESSION]  # type: ignore[attr-defined]
@@ -219,7 +258,7 @@ def pytest_configure(config: pytest.Config) -> None:
             )
             state.run = RunPaths(run_dir.resolve())
             state.run.root.mkdir(parents=True, exist_ok=True)
-            if config.option.xmlpath is None:
+            if getattr(config.option, "xmlpath", "") is None:  # absent under -p no:junitxml
                 config.option.xmlpath = str(state.run.junit)
             if options.record is not None:
                 ReplayRecorder(options.record).start(keep=options.resume)
@@ -291,7 +330,7 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     options = state.options
     if not _is_worker(config):
         state.selected = _selected_keys(state, [item.nodeid for item in session.items])
-    if options.model is None or options.offline or config.option.collectonly:
+    if options.model is None or options.offline or state.run is None:
         return
     side = model_side(config)
     if not isinstance(side.adapter, CachedAdapter):
@@ -430,7 +469,9 @@ class Runtime:
 def bench_runtime(pytestconfig: pytest.Config) -> Runtime:
     state = pytestconfig.stash[STATE]
     options = state.options
-    assert options.model is not None and state.run is not None
+    if state.run is None:
+        pytest.skip("--setup-only/--setup-plan: benchmark cases are listed, not evaluated")
+    assert options.model is not None
     prefer = None if options.sandbox == "auto" else SandboxKind(options.sandbox)
     return Runtime(
         adapter=model_side(pytestconfig).adapter,

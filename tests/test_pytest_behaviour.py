@@ -1,0 +1,101 @@
+"""pytest behaves as its users expect: listing cases runs nothing and writes nothing, plugins can
+be switched off, option values work after a space or an ``=``, and the README's commands run."""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import FIXTURES, REPO
+
+EASY_MF = Path("network_optimization/maximum_flow/easy")
+
+
+def _pytest(*args: str, cwd: Path = REPO, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if k != "PYTEST_XDIST_WORKER"}
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *args],
+        cwd=cwd, capture_output=True, text=True, timeout=timeout, env=env,
+    )  # fmt: skip
+
+
+def _collected(output: str) -> list[str]:
+    return [line for line in output.splitlines() if "::test_case[" in line]
+
+
+def _readme_pytest_commands() -> list[list[str]]:
+    """Every ``pytest`` command line in the README's shell blocks, as argument lists."""
+    readme = (REPO / "README.md").read_text()
+    commands = []
+    for block in re.findall(r"```sh\n(.*?)```", readme, flags=re.S):
+        for line in block.splitlines():
+            words = shlex.split(line, comments=True)
+            if words and words[0].endswith("pytest"):
+                commands.append(words[1:])
+    return commands
+
+
+@pytest.fixture
+def outside_dataset(tmp_path: Path) -> Path:
+    """A dataset root outside the checkout (the case where a value after a space misled pytest)."""
+    root = tmp_path / "data"
+    for name in ("mf_e_001", "mf_e_002"):
+        shutil.copytree(FIXTURES / EASY_MF / name, root / EASY_MF / name)
+    return root
+
+
+def test_the_readme_documents_pytest_command_lines() -> None:
+    assert len(_readme_pytest_commands()) >= 4
+
+
+@pytest.mark.parametrize("args", _readme_pytest_commands(), ids=" ".join)
+def test_each_readme_command_line_runs_as_written(args: list[str], tmp_path: Path) -> None:
+    before = set((REPO / "reports").iterdir())
+    done = _pytest(*args, "--collect-only", "-q", f"--models-file={REPO / 'models.example.toml'}")
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    assert _collected(done.stdout), done.stdout[-2000:]
+    assert set((REPO / "reports").iterdir()) == before  # listing cases makes no run folder
+
+
+@pytest.mark.parametrize(
+    "listing", [("--collect-only",), ("--co", "-q"), ("--setup-only",), ("--setup-plan",)]
+)
+def test_listing_cases_calls_no_model_and_makes_no_run_folder(
+    listing: tuple[str, ...], tmp_path: Path
+) -> None:
+    run_dir = tmp_path / "run"
+    # a replay file that does not exist: any attempt to build the adapter or call it would fail
+    done = _pytest(
+        f"--model=replay:{tmp_path / 'absent.jsonl'}", "-k", "mf_e_00", f"--report-dir={run_dir}", *listing
+    )
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    assert not run_dir.exists()
+    assert "optbench summary" not in done.stdout
+
+
+def test_a_value_after_a_space_works_like_one_after_an_equals_sign(
+    outside_dataset: Path, tmp_path: Path
+) -> None:
+    spaced = _pytest("--dataset", str(outside_dataset), "--model=oracle", "--co", "-q")
+    joined = _pytest(f"--dataset={outside_dataset}", "--model=oracle", "--co", "-q")
+    assert spaced.returncode == joined.returncode == 0, spaced.stdout[-2000:] + spaced.stderr[-2000:]
+    assert _collected(spaced.stdout) == _collected(joined.stdout)
+    assert len(_collected(joined.stdout)) == 2
+
+
+@pytest.mark.slow
+def test_a_run_without_the_junitxml_plugin_still_reports(outside_dataset: Path, tmp_path: Path) -> None:
+    run_dir = tmp_path / "run"
+    done = _pytest(
+        "-p", "no:junitxml", "--dataset", str(outside_dataset), "--model=oracle", "--report-dir", str(run_dir)
+    )
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    assert "INTERNALERROR" not in done.stdout + done.stderr
+    assert (run_dir / "summary.json").exists() and not (run_dir / "junit.xml").exists()
