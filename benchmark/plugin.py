@@ -52,7 +52,7 @@ from benchmark.run import (
     read_manifest,
     write_manifest,
 )
-from benchmark.sandbox import Limits, Sandbox, SandboxKind, create_sandbox
+from benchmark.sandbox import Limits, Sandbox, SandboxKind, create_sandbox, isolation_warning
 from benchmark.schedules import sample_specs
 from benchmark.suites.base import (
     CaseContext,
@@ -627,6 +627,14 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     if _is_worker(session.config) or state.run is None:
         return
     _write_manifest(session.config, state, finished=None)
+    _warn_if_not_isolated(session.config, read_manifest(state.run).get("sandbox", {}))
+
+
+def _warn_if_not_isolated(config: pytest.Config, sandbox: dict[str, Any]) -> None:
+    warning = isolation_warning(sandbox)
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+    if warning and reporter is not None:
+        reporter.write_line(f"optbench: {warning}", yellow=True, bold=True)
 
 
 def _write_manifest(
@@ -731,7 +739,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         if options.schedule == "paper"
         else f"single ({options.samples} samples)",
         "dataset": str(state.dataset),
-        "sandbox": read_manifest(state.run).get("sandbox", {}).get("kind"),
+        "sandbox": _sandbox_label(read_manifest(state.run).get("sandbox", {})),
     }
     summary = summarize_run(state.run, run_info, state.suite, state.selected)
     if options.gate:
@@ -760,6 +768,11 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     _write_manifest(config, state, finished=now_iso(), exitstatus=exit_code, accounting=summary["accounting"])
 
 
+def _sandbox_label(sandbox: dict[str, Any]) -> str | None:
+    warning = isolation_warning(sandbox)
+    return f"{sandbox.get('kind')} ({warning})" if warning else sandbox.get("kind")
+
+
 def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
     state = config.stash[STATE]
     if state.summary is None or state.run is None:
@@ -770,3 +783,4 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
     for line in state.gate_lines:
         terminalreporter.write_line(f"gate: {line}")
     terminalreporter.write_line(f"reports: {state.run.root}")
+    _warn_if_not_isolated(config, read_manifest(state.run).get("sandbox", {}))

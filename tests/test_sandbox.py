@@ -34,6 +34,7 @@ from benchmark.sandbox import (
     create_sandbox,
 )
 from benchmark.sandbox.environment import StackFileError, solver_stack
+from benchmark.sandbox.executor import clean_env
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 HAVE_BWRAP = shutil.which("bwrap") is not None
@@ -896,3 +897,169 @@ def test_the_manifest_records_the_sandbox_environments_versions(sandbox: Sandbox
     for package in solver_stack():
         assert packages[package.name.lower()] == package.version
     assert "openai" not in packages and "pytest" not in packages
+
+
+# -------------------------------------------------------------- bounds that hold as root (attacks)
+
+
+def _needs_process_cap(sandbox: Sandbox) -> None:
+    if sandbox.cap.mechanism == "none":
+        pytest.skip(f"no process cap on this machine: {sandbox.cap.describe().get('note')}")
+
+
+def test_a_fork_storm_stops_at_the_process_cap(sandbox: Sandbox) -> None:
+    _needs_process_cap(sandbox)
+    storm = code("""
+        import os, time
+        def solve():
+            started = failed = 0
+            for _ in range(300):
+                try:
+                    pid = os.fork()
+                except OSError:
+                    failed += 1
+                    continue
+                if pid == 0:
+                    time.sleep(30)
+                    os._exit(0)
+                started += 1
+            return {"started": started, "failed": failed}
+    """)
+    result = sandbox.run_solve(storm, Limits(wall_timeout_s=60.0, processes=24))
+    assert result.outcome is Outcome.OK, result.error
+    assert result.value is not None
+    assert result.value["started"] <= 24 and result.value["failed"] > 250
+    again = sandbox.run_solve("def solve():\n    return {'alive': True}\n", QUICK)
+    assert again.value == {"alive": True}
+
+
+def test_a_daemon_left_behind_is_killed_when_the_case_ends(sandbox: Sandbox) -> None:
+    _needs_process_cap(sandbox)
+    token = f"optbench-daemon-{uuid.uuid4().hex}"
+    daemon = code(f"""
+        import os, subprocess, sys
+        def solve():
+            subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)", {token!r}],
+                             start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            return {{"spawned": True}}
+    """)
+    result = sandbox.run_solve(daemon, QUICK)
+    assert result.outcome is Outcome.OK, result.error
+    assert _live_processes_with(token) == []
+
+
+@NEEDS_BWRAP
+def test_disk_is_capped_across_many_files(bwrap_sandbox: Sandbox) -> None:
+    fill = code("""
+        import os
+        def solve():
+            written = 0
+            for place in ("/tmp", ".", "/dev/shm"):
+                for i in range(20):
+                    try:
+                        with open(os.path.join(place, f"fill{i}.bin"), "wb") as fh:
+                            for _ in range(16):
+                                fh.write(b"\\1" * 2**20)
+                                written += 2**20
+                    except OSError:
+                        break
+            return {"written_mb": written // 2**20}
+    """)
+    result = bwrap_sandbox.run_solve(fill, Limits(wall_timeout_s=60.0, disk_mb=48))
+    assert result.outcome is Outcome.OK, result.error
+    assert result.value is not None
+    # /tmp (work dir included) holds at most 48 MiB, /dev/shm at most its own 64 MiB.
+    assert result.value["written_mb"] <= 48 + 64 + 2
+
+
+def test_a_huge_return_value_is_result_too_large(sandbox: Sandbox) -> None:
+    big = "def solve():\n    return {str(i): i for i in range(300_000)}\n"
+    result = sandbox.run_solve(big, Limits(wall_timeout_s=60.0, result_bytes=1_000_000))
+    assert result.outcome is Outcome.OUTPUT_FORMAT
+    assert "result too large" in result.error
+
+
+def test_a_forged_huge_verdict_is_read_with_a_bound(sandbox: Sandbox) -> None:
+    """Candidate code can write to the runner's result file itself; the harness reads at most the
+    limit and calls it too large instead of parsing it."""
+    forge = code("""
+        import os, stat
+        def solve():
+            for name in os.listdir("/proc/self/fd"):
+                fd = int(name)
+                try:
+                    if fd > 2 and stat.S_ISREG(os.fstat(fd).st_mode):
+                        os.write(fd, b'{"outcome": "ok", "value": {"x": "' + b"y" * 8_000_000 + b'"}}')
+                except OSError:
+                    pass
+            os._exit(0)
+    """)
+    result = sandbox.run_solve(forge, Limits(wall_timeout_s=60.0, result_bytes=1_000_000))
+    assert result.outcome is Outcome.OUTPUT_FORMAT
+    assert "result too large" in result.error
+
+
+def test_the_parents_environment_cannot_be_read_through_proc(sandbox: Sandbox) -> None:
+    probe = code("""
+        import os
+        def solve():
+            try:
+                with open(f"/proc/{os.getppid()}/environ", "rb") as fh:
+                    names = sorted(v.split(b"=", 1)[0].decode() for v in fh.read().split(b"\\0") if v)
+                return {"names": names}
+            except OSError as exc:
+                return {"error": type(exc).__name__}
+    """)
+    result = sandbox.run_solve(probe, QUICK)
+    assert result.outcome is Outcome.OK, result.error
+    assert result.value is not None
+    if sandbox.kind is SandboxKind.SUBPROCESS:
+        assert result.value == {"error": "PermissionError"}
+    else:  # the parent in the sandbox is bwrap's init, with the same scrubbed environment
+        assert set(result.value.get("names", [])) <= set(clean_env(sandbox.environment.python, "-", "-"))
+
+
+@NEEDS_BWRAP
+def test_signals_to_the_parent_do_not_reach_the_harness(bwrap_sandbox: Sandbox) -> None:
+    attack = code("""
+        import os, signal
+        def solve():
+            sent = []
+            for target in (os.getppid(), 1, -1):
+                for sig in (signal.SIGTERM, signal.SIGKILL):
+                    try:
+                        os.kill(target, sig)
+                        sent.append(target)
+                    except OSError:
+                        pass
+            return {"sent": sent}
+    """)
+    result = bwrap_sandbox.run_solve(attack, QUICK)
+    # kill(-1) also kills the runner itself: that is a runtime failure of this case, nothing more.
+    assert result.outcome in (Outcome.OK, Outcome.RUNTIME), result.error
+    assert bwrap_sandbox.run_solve("def solve():\n    return {'alive': 1}\n", QUICK).value == {"alive": 1}
+
+
+# --------------------------------------------------------------------------- the honest fallback
+
+
+@pytest.mark.slow
+def test_a_subprocess_run_warns_at_start_end_and_in_the_summary(bench) -> None:
+    run = bench("--model=oracle", "-k", "mf_e_001", "--sandbox=subprocess")
+    assert run.returncode == 0, run.output[-3000:]
+    assert run.output.count("WARNING: sandbox subprocess is NOT isolated") == 2
+    first = run.output.index("NOT isolated")
+    last = run.output.rindex("NOT isolated")
+    summary_at = run.output.index("optbench summary")
+    assert first < summary_at < last  # once before the cases run, once after the summary
+    assert "NOT isolated" in (run.run_dir / "summary.md").read_text()
+    assert "NOT isolated" in run.summary["run"]["sandbox"]
+
+
+@NEEDS_BWRAP
+def test_an_isolated_run_has_no_isolation_warning(bwrap_sandbox: Sandbox) -> None:
+    from benchmark.sandbox import isolation_warning
+
+    assert isolation_warning(bwrap_sandbox.describe()) is None
+    warning = isolation_warning(create_sandbox([REPO_ROOT], prefer=SandboxKind.SUBPROCESS).describe())
+    assert warning is not None and "NOT isolated" in warning

@@ -14,6 +14,7 @@ from benchmark.sandbox.executor import (
     SandboxUnavailableError,
     SubprocessSandbox,
     create_sandbox,
+    isolation_warning,
 )
 
 __all__ = [
@@ -26,4 +27,5 @@ __all__ = [
     "SandboxUnavailableError",
     "SubprocessSandbox",
     "create_sandbox",
+    "isolation_warning",
 ]

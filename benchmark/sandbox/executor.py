@@ -325,6 +325,7 @@ class BwrapSandbox(Sandbox):
                 pass_fds=(info.fileno(), result.fileno()),
                 die_with_parent=False,
                 after_kill=lambda: _await_namespace_exit(info),
+                launcher_tasks=2,
             )
 
 
@@ -360,6 +361,18 @@ def _await_namespace_exit(info: IO[bytes], timeout_s: float = 5.0) -> None:
         except OSError:
             return
         time.sleep(0.001)
+
+
+def isolation_warning(description: Mapping[str, object]) -> str | None:
+    """The warning a run prints (start, end, summary) when its sandbox does not isolate, else None."""
+    if description.get("filesystem_isolated", True):
+        return None
+    reason = description.get("fallback_reason")
+    why = f" (bwrap unavailable: {reason})" if reason else ""
+    return (
+        f"WARNING: sandbox {description.get('kind')!s} is NOT isolated{why}: generated code can read "
+        "the ground truth, write anywhere this user can and use the network"
+    )
 
 
 def create_sandbox(

@@ -61,9 +61,6 @@ class ProcessCap:
 
     mechanism = "none"
 
-    #: Tasks of the sandbox itself (bwrap and its init) allowed on top of the candidate's.
-    OVERHEAD = 2
-
     def __init__(self, reason: str = "") -> None:
         self.reason = reason
 
@@ -129,14 +126,23 @@ class PidsCgroup(ProcessCap):
     def open(self, max_tasks: int) -> str | None:
         path = self.parent / f"run-{os.getpid()}-{next(self._counter)}"
         path.mkdir()
-        (path / "pids.max").write_text(str(max_tasks + self.OVERHEAD))
+        (path / "pids.max").write_text(str(max_tasks))
         return str(path / "cgroup.procs")
 
     def close(self, token: str | None) -> None:
+        """Kill whatever is still in the run's cgroup (a daemon that left the process group), then
+        remove it: the same sweep for every sandbox kind."""
         if token is None:
             return
         folder = os.path.dirname(token)
-        for _ in range(200):
+        for _ in range(400):
+            try:
+                pids = [int(p) for p in Path(token).read_text().split()]
+            except (OSError, ValueError):
+                return
+            for pid in pids:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.kill(pid, signal.SIGKILL)
             try:
                 os.rmdir(folder)
                 return
@@ -145,7 +151,7 @@ class PidsCgroup(ProcessCap):
             except OSError as exc:
                 if exc.errno != errno.EBUSY:
                     return
-                time.sleep(0.005)
+            time.sleep(0.005)
 
 
 def _preexec(
@@ -223,13 +229,15 @@ def run_process(
     die_with_parent: bool = True,
     drop_capabilities: bool = False,
     after_kill: Callable[[], None] | None = None,
+    launcher_tasks: int = 0,
 ) -> ProcessRun:
     """Run argv to completion or to the wall timeout, then kill its process group.
 
     ``after_kill`` runs once the group is killed and before the cap is released (bwrap uses it to
-    wait until the sandbox's pid namespace is gone).
+    wait until the sandbox's pid namespace is gone). ``launcher_tasks`` are the sandbox's own
+    processes (bwrap and its init), allowed on top of ``Limits.processes``.
     """
-    token = cap.open(limits.processes)
+    token = cap.open(limits.processes + launcher_tasks)
     try:
         out_r, out_w = os.pipe()
         err_r, err_w = os.pipe()
