@@ -247,6 +247,8 @@ def pytest_configure(config: pytest.Config) -> None:
     state.allowance = allowance
     for marker, description in marker_declarations(suite, instances).items():
         config.addinivalue_line("markers", f"{marker}: {description}")
+    for setting in _run_settings(suite):
+        config.addinivalue_line("markers", f"{setting}: {suite.name} cases under setting {setting}")
     if options.model and not dry_run(config):
         if _is_worker(config):
             state.run = RunPaths(Path(config.workerinput[_WORKER_RUN_DIR]))  # type: ignore[attr-defined]
@@ -418,12 +420,25 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
     return lines
 
 
+def _run_settings(suite: Suite) -> tuple[str, ...]:
+    """Settings a suite runs without ``--setting`` when it runs several (nldata's nine); each such
+    case also carries its setting as a marker."""
+    return tuple(getattr(suite, "run_settings", ()))
+
+
 def _cases(state: BenchState) -> list[Case]:
     options = state.options
-    settings = (options.setting or state.suite.default_setting,)
+    several = _run_settings(state.suite)
+    settings = (options.setting,) if options.setting else several or (state.suite.default_setting,)
     specs = sample_specs(options.schedule, options.samples, options.temperature)
     return [
-        Case(instance, setting, spec.index, spec.temperature, markers=instance_markers(state.suite, instance))
+        Case(
+            instance,
+            setting,
+            spec.index,
+            spec.temperature,
+            markers=(*instance_markers(state.suite, instance), *((setting,) if several else ())),
+        )
         for instance in state.instances
         for setting in settings
         for spec in specs

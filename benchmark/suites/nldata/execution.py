@@ -1,0 +1,54 @@
+"""Running a candidate's model and data file in the harness sandbox with glpsol (see ``mathprog.py``).
+
+The files are rewritten here (the harness side), the rewrite recorded, and only glpsol runs in the
+sandbox, under the same limits as generated Python. A fault of our own script (glpsol missing from
+the sandbox, no result line) is an :class:`InfrastructureError`, never charged to the model.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from benchmark.sandbox import Limits, Outcome, Sandbox
+from benchmark.suites.nldata.mathprog import (
+    DATA_FILE,
+    MODEL_FILE,
+    SANDBOX_SCRIPT,
+    Execution,
+    interpret,
+    rewrite,
+    sandbox_result,
+)
+from benchmark.verdict import InfrastructureError
+
+
+def run_candidate(model: str, data: str, sandbox: Sandbox, limits: Limits) -> Execution:
+    rewritten_model, rewritten_data = rewrite(model), rewrite(data)
+    rewrites = {"model": list(rewritten_model.removed), "data": list(rewritten_data.removed)}
+    files = {MODEL_FILE: rewritten_model.text, DATA_FILE: rewritten_data.text}
+    result = sandbox.run_script(SANDBOX_SCRIPT, limits, files=files)
+    if result.outcome is Outcome.TIMEOUT:
+        return Execution("error", None, "timeout", result.error, "", rewrites, wall_s=result.wall_s)
+    if result.outcome is Outcome.RUNTIME:
+        return Execution(
+            "error", None, "runtime", result.error, result.stderr[-3000:], rewrites, wall_s=result.wall_s
+        )
+    if result.outcome is not Outcome.OK:
+        raise InfrastructureError("sandbox_error", f"the glpsol script could not run: {result.error}")
+    parsed = sandbox_result(result.stdout)
+    if parsed is None:
+        raise InfrastructureError(
+            "sandbox_error", f"the glpsol script printed no result: {result.stdout[-500:]}"
+        )
+    if parsed.get("glpsol") is None:
+        raise InfrastructureError("sandbox_error", "glpsol is not installed where the sandbox can run it")
+    solution = parsed.get("solution")
+    execution = interpret(
+        int(parsed.get("rc", 1)),
+        str(parsed.get("log", "")),
+        solution if isinstance(solution, str) else None,
+        model,
+        data,
+        rewrites,
+    )
+    return dataclasses.replace(execution, wall_s=result.wall_s)

@@ -1,0 +1,108 @@
+"""NLData2Opt's report tables, from result records alone: metrics by setting (Tables 7–15), mean EBC
+by setting × model (the Fig. 5 heatmap, as a table), and error-analysis counts (Fig. 6)."""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from benchmark.reporting.render import Table
+from benchmark.suites.nldata.settings import SETTINGS
+
+#: The suite's failure categories (its ``failure_categories``), in pipeline order: the reply, then
+#: MathProg's translation (``unsupported_syntax`` is AMPL that MathProg cannot run, reported apart
+#: from the model's own errors), then the solve, then the objective.
+ERROR_CATEGORIES: tuple[str, ...] = (
+    "response_contract",
+    "unsupported_syntax",
+    "syntax",
+    "undefined_entity",
+    "undeclared_data_parameter",
+    "missing_data",
+    "runtime",
+    "timeout",
+    "infeasible",
+    "unbounded",
+    "wrong_objective",
+)
+
+
+def _scored(records: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    return [
+        r
+        for r in records
+        if r.get("suite") == "nldata"
+        and r.get("outcome") in ("passed", "failed")
+        and "ebc" in (r.get("scores") or {})
+    ]
+
+
+def _mean(values: Sequence[float]) -> str:
+    return f"{sum(values) / len(values):.3f}" if values else "n/a"
+
+
+def _ordered(settings: set[str]) -> list[str]:
+    return [s for s in SETTINGS if s in settings] + sorted(settings - set(SETTINGS))
+
+
+def by_setting(records: Sequence[Mapping[str, Any]]) -> Table:
+    groups: dict[str, list[Mapping[str, Any]]] = defaultdict(list)
+    for record in records:
+        groups[str(record.get("setting"))].append(record)
+    rows = []
+    for setting in _ordered(set(groups)):
+        group = groups[setting]
+        judged = [float(r["scores"]["llm_es"]) for r in group if r["scores"].get("llm_es") is not None]
+        rows.append(
+            (
+                setting,
+                str(len(group)),
+                _mean([float(r["scores"]["ebc"]) for r in group]),
+                _mean([float(r["scores"]["ef1"]) for r in group]),
+                f"{_mean(judged)} ({len(judged)})",
+                f"{100 * sum(bool(r.get('passed')) for r in group) / len(group):.1f}%",
+            )
+        )
+    return Table(
+        "NLData2Opt by setting (EBC, EF1 in [0, 1]; LLM-ES 0-10 with the number judged)",
+        ("setting", "cases", "EBC", "EF1", "LLM-ES", "EBC = 1"),
+        tuple(rows),
+    )
+
+
+def heatmap(records: Sequence[Mapping[str, Any]]) -> Table:
+    models = sorted({str(r.get("model")) for r in records})
+    cells: dict[tuple[str, str], list[float]] = defaultdict(list)
+    for record in records:
+        cells[(str(record.get("setting")), str(record.get("model")))].append(float(record["scores"]["ebc"]))
+    rows = tuple(
+        (setting, *(_mean(cells.get((setting, model), [])) for model in models))
+        for setting in _ordered({str(r.get("setting")) for r in records})
+    )
+    return Table("Mean EBC by setting and model (Fig. 5)", ("setting", *models), rows)
+
+
+def error_analysis(records: Sequence[Mapping[str, Any]]) -> Table:
+    counts: dict[str, Counter[str]] = defaultdict(Counter)
+    for record in records:
+        category = record.get("category") if record.get("outcome") == "failed" else None
+        if category:
+            counts[str(record.get("setting"))][str(category)] += 1
+    present = [c for c in ERROR_CATEGORIES if any(c in group for group in counts.values())] or ["errors"]
+    rows = tuple(
+        (setting, *(str(counts[setting].get(c, 0)) for c in present))
+        for setting in _ordered({str(r.get("setting")) for r in records})
+    )
+    return Table(
+        "Error analysis by setting (unsupported_syntax = AMPL that MathProg cannot run, reported apart)",
+        ("setting", *present),
+        rows,
+    )
+
+
+def report_tables(records: Sequence[Mapping[str, Any]]) -> list[Table]:
+    scored = _scored(records)
+    if not scored:
+        return []
+    return [by_setting(scored), heatmap(scored), error_analysis(scored)]

@@ -1,0 +1,188 @@
+"""The NLData2Opt suite: a description (with or without numbers) and data tables → an AMPL model and
+data file → executed with glpsol in the sandbox → EBC against the verified optimum, EF1 against the
+gold model's entities, and, with ``--judge-model``, LLM-ES from a judge.
+
+A case passes when EBC is 1 within 1e-6 relative (``metrics.PASS_RELATIVE_TOLERANCE``). Failures
+carry the suite's own categories (``reporting.ERROR_CATEGORIES``: undefined entities, data for
+undeclared parameters, infeasible, unbounded, ``unsupported_syntax`` apart from model errors, ...).
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from adapters import resolve_adapter
+from adapters.base import AdapterError, CompletionRequest, Decoding, ModelAdapter
+from benchmark.cases import Case, InstanceRef
+from benchmark.reporting.render import Table
+from benchmark.suites.base import CaseContext, Grouping
+from benchmark.suites.nldata import dataset, reporting
+from benchmark.suites.nldata.entities import entity_counts
+from benchmark.suites.nldata.execution import run_candidate
+from benchmark.suites.nldata.judge import judge_messages, oracle_judgement, parse_score
+from benchmark.suites.nldata.mathprog import BACKEND
+from benchmark.suites.nldata.metrics import ebc, ebc_passes, entity_f1
+from benchmark.suites.nldata.prompts import fenced, task_messages
+from benchmark.suites.nldata.reporting import ERROR_CATEGORIES
+from benchmark.suites.nldata.response import extract
+from benchmark.suites.nldata.settings import SETTINGS
+from benchmark.verdict import Verdict
+
+_FIXTURES = Path(__file__).resolve().parents[3] / "fixtures" / "nldata"
+
+
+class NLDataSuite:
+    name = "nldata"
+    settings: tuple[str, ...] = SETTINGS
+    default_setting = "nl_data"
+    #: Without ``--setting``, every case runs under all nine settings (the paper's Fig. 5 rows).
+    run_settings: tuple[str, ...] = SETTINGS
+    official_settings: tuple[str, ...] = SETTINGS
+    labels: tuple[str, ...] = ("family", "subcategory", "difficulty", "instance_id")
+    groupings: tuple[Grouping, ...] = (
+        Grouping("family", order=("LP", "MILP"), aliases={"LP": "lp", "MILP": "milp"}),
+        Grouping("subcategory"),
+        Grouping("difficulty", order=("easy", "medium", "hard")),
+    )
+    failure_categories: tuple[str, ...] = ERROR_CATEGORIES
+
+    def __init__(self) -> None:
+        self.judge: ModelAdapter | None = None
+        self.judge_alias: str | None = None
+
+    def add_options(self, group: pytest.OptionGroup) -> None:
+        group.addoption(
+            "--judge-model",
+            default=None,
+            help="nldata: model alias of the LLM-ES judge (default: no judge; EBC and EF1 only)",
+        )
+
+    def configure(self, config: pytest.Config) -> None:
+        alias = config.getoption("judge_model")
+        self.judge, self.judge_alias = None, alias
+        if alias:
+            models_file = config.getoption("models_file")
+            try:
+                self.judge = resolve_adapter(
+                    alias,
+                    models_file=Path(models_file) if models_file else None,
+                    cache_dir=Path(config.getoption("cache_dir")),
+                    offline=config.getoption("offline"),
+                )
+            except (ValueError, OSError) as exc:
+                raise pytest.UsageError(f"--judge-model={alias}: {exc}") from None
+
+    def report_tables(self, records: Sequence[Mapping[str, Any]]) -> list[Table]:
+        return reporting.report_tables(records)
+
+    def default_dataset(self) -> Path:
+        return _FIXTURES
+
+    def discover(self, root: Path) -> Sequence[InstanceRef]:
+        return dataset.discover(root)
+
+    def add_commands(self, add_command: Callable[..., argparse.ArgumentParser]) -> None:
+        """Generation is ``python -m benchmark.suites.nldata.generation``; nothing to add here."""
+
+    def hidden_paths(self, root: Path) -> tuple[Path, ...]:
+        return (root,)
+
+    def dataset_fingerprint(self, root: Path) -> dict[str, str]:
+        return {**dataset.fingerprint(root), "backend": BACKEND}
+
+    def _judge(
+        self, case: Case, context: CaseContext, task: dataset.Task, model: str, data: str
+    ) -> dict[str, Any]:
+        assert self.judge is not None
+        request = CompletionRequest(
+            case_key=f"{case.key}/judge",
+            messages=tuple(judge_messages(task.gold_model, task.gold_data, model, data)),
+            decoding=Decoding(temperature=0.0, max_tokens=context.max_tokens, sample_index=case.sample),
+            reference=lambda: oracle_judgement(task.gold_model, task.gold_data, model, data),
+        )
+        try:
+            completion = self.judge.complete(request)
+        except AdapterError as exc:
+            return {"model": self.judge_alias, "score": None, "error": f"{exc.kind}: {exc}"}
+        context.accounting.add(completion)
+        score = parse_score(completion.text)
+        return {
+            "model": self.judge_alias,
+            "score": score,
+            "reply": completion.text[-2000:],
+            "error": None if score is not None else "the judge's reply has no SCORE: 0-10 line",
+        }
+
+    def evaluate(self, case: Case, context: CaseContext) -> Verdict:
+        if case.setting not in self.settings:
+            raise ValueError(
+                f"nldata has no setting {case.setting!r}; choose from {', '.join(self.settings)}"
+            )
+        task = dataset.load_task(case.instance, case.setting)
+        completion = context.complete(
+            task_messages(task), reference=lambda: fenced(task.gold_model, task.gold_data)
+        )
+        gold_counts = entity_counts(task.gold_model)
+        extra: dict[str, Any] = {
+            "backend": BACKEND,
+            "where": task.where,
+            "gold_entities": dict(gold_counts),
+            "truncated": completion.truncated,
+        }
+        extracted = extract(completion.text)
+        if extracted.model is None or extracted.data is None:
+            cut = " (the reply was cut off by the output limit)" if completion.truncated else ""
+            return Verdict.fail(
+                "response_contract",
+                extracted.violation + cut,
+                expected_objective=task.objective,
+                scores={"ebc": 0.0, "ef1": 0.0},
+                extra=extra,
+            )
+        counts = entity_counts(extracted.model)
+        execution = run_candidate(extracted.model, extracted.data, context.sandbox, context.limits)
+        scores = {
+            "ebc": ebc(execution.objective, task.objective),
+            "ef1": entity_f1(counts, gold_counts),
+        }
+        extra.update(
+            {
+                "entities": dict(counts),
+                "execution": execution.as_record(),
+                "model_file": extracted.model,
+                "data_file": extracted.data,
+            }
+        )
+        if self.judge is not None:
+            judgement = self._judge(case, context, task, extracted.model, extracted.data)
+            extra["judge"] = judgement
+            if judgement["score"] is not None:
+                scores["llm_es"] = float(judgement["score"])
+        common: dict[str, Any] = {
+            "valid_code": execution.status in ("optimal", "infeasible", "unbounded"),
+            "expected_objective": task.objective,
+            "returned_objective": execution.objective,
+            "scores": scores,
+            "execution": {
+                "outcome": execution.category or "ok",
+                "status": execution.status,
+                "wall_s": execution.wall_s,
+            },
+            "extra": extra,
+        }
+        if ebc_passes(execution.objective, task.objective):
+            return Verdict(passed=True, **common)
+        category = execution.category or "wrong_objective"
+        detail = execution.error or (
+            f"objective {execution.objective!r}, the verified optimum is {task.objective!r} "
+            f"(EBC {scores['ebc']:.4f})"
+        )
+        return Verdict.fail(category, detail, **common)
+
+
+SUITE = NLDataSuite()

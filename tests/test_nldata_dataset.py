@@ -1,0 +1,104 @@
+"""The shipped NLData2Opt fixtures: the validity criterion (§3.3) over every task of every setting,
+the dataset's spread, and regeneration from the recorded seeds."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+
+import pytest
+
+from benchmark.suites.nldata import dataset
+from benchmark.suites.nldata.generation import PER_DOMAIN, generate
+from benchmark.suites.nldata.mathprog import run_local
+from benchmark.suites.nldata.records import Table
+from benchmark.suites.nldata.settings import SETTINGS, extrapolate
+from tests.conftest import REPO
+
+FIXTURES = REPO / "fixtures" / "nldata"
+
+
+def _records() -> list[dict]:
+    paths = sorted(FIXTURES.glob("*.jsonl"))
+    return [json.loads(line) for path in paths for line in path.read_text().splitlines()]
+
+
+RECORDS = _records()
+
+
+def test_the_dataset_has_enough_base_tasks_over_lp_milp_and_domains() -> None:
+    assert len(RECORDS) >= 120
+    assert {r["problem_type"] for r in RECORDS} == {"LP", "MILP"}
+    domains = Counter(r["domain"] for r in RECORDS)
+    assert len(domains) >= 8 and min(domains.values()) >= 10
+    assert all(set(r["settings"]) == set(SETTINGS) for r in RECORDS)
+    manifest = json.loads((FIXTURES / "manifest.json").read_text())
+    assert manifest["base_tasks"] == len(RECORDS) and manifest["backend"] == "mathprog-glpsol"
+    assert len(dataset.discover(FIXTURES)) == len(RECORDS)
+
+
+@pytest.mark.parametrize("record", RECORDS, ids=[r["id"] for r in RECORDS])
+def test_validity_every_setting_reproduces_the_verified_optimum(record: dict) -> None:
+    optimum = record["objective"]
+    assert abs(record["cross_check"]["highs"] - optimum) <= 1e-7 * max(1.0, abs(optimum))
+    base = {p["name"]: p for p in record["base"]["params"]}
+    for setting, task in record["settings"].items():
+        run = run_local(task["gold_model"], task["gold_data"])
+        assert run.status == "optimal", (setting, run.error)
+        assert abs(run.objective - optimum) <= 1e-9 * max(1.0, abs(optimum)), (setting, run.objective)
+        for prediction in task["predictions"]:
+            table = Table.from_json(next(t for t in task["tables"] if t["name"] == prediction["table"]))
+            values = base[prediction["param"]]["values"]
+            expected = {(row[0] if len(row) == 2 else "value"): row[-1] for row in values}
+            assert extrapolate(table, prediction["pattern"]) == expected, (setting, prediction)
+            # The predicted values are hidden: neither the gold answer's tables nor the text give them.
+            assert prediction["param"] not in _shown_names(task)
+        if setting == "nl":
+            assert not task["tables"]
+        else:
+            assert not re.search(r"\d", task["description"]), setting
+
+
+def _shown_names(task: dict) -> set[str]:
+    """Every data name a task shows: table columns and the rows of the scalars table."""
+    columns = {c for t in task["tables"] for c, _ in t["columns"]}
+    return columns | {row[0] for t in task["tables"] if t["name"] == "scalars" for row in t["rows"]}
+
+
+def test_irrelevant_settings_add_data_and_change_nothing_else() -> None:
+    for record in RECORDS[::5]:
+        for plain in ("nl_data", "derivation", "prediction", "multi_prediction"):
+            a, b = record["settings"][plain], record["settings"][f"{plain}_irr"]
+            assert (a["gold_model"], a["gold_data"]) == (b["gold_model"], b["gold_data"])
+            assert _shown_names(a) < _shown_names(b)
+
+
+def test_derivation_replaces_the_target_by_its_components() -> None:
+    for record in RECORDS[::7]:
+        task = record["settings"]["derivation"]
+        target = task["derived"]
+        assert re.search(rf"^param {target}\b[^;]*:=", task["gold_model"], re.MULTILINE)
+        assert not re.search(rf"^param {target} ", task["gold_data"], re.MULTILINE)
+        assert target not in _shown_names(task)
+
+
+def test_patterns_and_distractors_are_varied() -> None:
+    predictions = [p for r in RECORDS for p in r["settings"]["multi_prediction"]["predictions"]]
+    patterns = Counter(p["pattern"] for p in predictions)
+    assert set(patterns) == {"trend", "seasonal", "step"} and min(patterns.values()) >= 20
+    for record in RECORDS[::9]:
+        table = record["settings"]["prediction"]["tables"][-1]
+        notes = [row[-1] for row in table["rows"]]
+        assert notes.count("outlier") == 1
+        assert sum(cell == "" for row in table["rows"] for cell in row[1:-1]) == 1
+
+
+def test_regeneration_from_the_recorded_seeds_is_byte_identical() -> None:
+    files = generate(per_domain=2)
+    for name, text in files.items():
+        if name == "manifest.json":
+            continue
+        shipped = (FIXTURES / name).read_text().splitlines()
+        assert text.splitlines() == shipped[:2], name
+    assert len(RECORDS) == PER_DOMAIN * 9

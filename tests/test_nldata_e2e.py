@@ -1,0 +1,215 @@
+"""The NLData2Opt suite as a user runs it: real pytest sessions, the real sandbox and glpsol, shipped
+tasks, and replayed answers that reproduce the paper's typical failures (§5: embedded coefficients,
+a wrong derivation, the last recorded period copied as the prediction, an irrelevant column used,
+data for an undeclared parameter, syntax MathProg rejects), plus a replayed LLM-ES judge."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from benchmark.suites.nldata.mathprog import run_local
+from benchmark.suites.nldata.prompts import fenced
+from tests.conftest import REPO, BenchRun
+
+pytestmark = pytest.mark.slow
+
+FIXTURES = REPO / "fixtures" / "nldata"
+
+
+def _records(domain: str) -> list[dict]:
+    return [json.loads(line) for line in (FIXTURES / f"{domain}.jsonl").read_text().splitlines()]
+
+
+def _key(record: dict, setting: str) -> str:
+    return f"nldata/{record['domain']}/{record['difficulty']}/{record['id']}/{setting}/s0"
+
+
+def _values(record: dict, name: str) -> dict[str, float]:
+    param = next(p for p in record["base"]["params"] if p["name"] == name)
+    return {row[0]: row[-1] for row in param["values"]}
+
+
+def _with_param(data: str, name: str, values: dict[str, float]) -> str:
+    body = "\n".join(f"  {k} {v:g}" for k, v in values.items())
+    out, count = re.subn(rf"param {name} :=\n(  .*\n)*?  .*;", f"param {name} :=\n{body};", data)
+    assert count == 1
+    return out
+
+
+def _changes_optimum(record: dict, model: str, data: str) -> bool:
+    run = run_local(model, data)
+    return run.objective is None or abs(run.objective - record["objective"]) > 1e-6 * abs(record["objective"])
+
+
+def _embedded(record: dict) -> tuple[str, str]:
+    """A production-mix model with every coefficient written into the constraints."""
+    profit, demand = _values(record, "profit"), _values(record, "max_demand")
+    capacity = _values(record, "capacity")
+    usage = next(p for p in record["base"]["params"] if p["name"] == "usage")["values"]
+    lines = ["set PRODUCTS;", "var make{PRODUCTS} >= 0;"]
+    lines.append(
+        "maximize total_profit: " + " + ".join(f"{v:g} * make['{p}']" for p, v in profit.items()) + ";"
+    )
+    for r, cap in capacity.items():
+        terms = " + ".join(f"{v:g} * make['{p}']" for rr, p, v in usage if rr == r)
+        lines.append(f"subject to limit_{r}: {terms} <= {cap:g};")
+    lines += [f"subject to demand_{p}: make['{p}'] <= {v:g};" for p, v in demand.items()]
+    return "\n".join(lines) + "\n", "data;\nset PRODUCTS := " + " ".join(profit) + ";\nend;\n"
+
+
+def _copied_last_period(record: dict, setting: str) -> str | None:
+    task = record["settings"][setting]
+    prediction = task["predictions"][0]
+    if prediction["pattern"] != "trend":
+        return None
+    table = next(t for t in task["tables"] if t["name"] == prediction["table"])
+    names = [c for c, _ in table["columns"]][1:-1]
+    last = {m: next(float(row[i]) for row in reversed(table["rows"]) if row[i] and row[-1] != "outlier")
+            for i, m in enumerate(names, start=1)}  # fmt: skip
+    data = _with_param(task["gold_data"], prediction["param"], last)
+    return data if _changes_optimum(record, task["gold_model"], data) else None
+
+
+def _plan() -> tuple[dict[str, str], dict[str, str]]:
+    """(case key → reply, case key → the failure it reproduces)."""
+    production = _records("production_mix")
+    replies: dict[str, str] = {}
+    expect: dict[str, str] = {}
+    first = production[0]
+    replies[_key(first, "nl")] = fenced(*_embedded(first))
+    expect[_key(first, "nl")] = "embedded"
+    for record in production:
+        task = record["settings"]["derivation"]
+        model = task["gold_model"].replace("price[p] - cost[p]", "price[p] + cost[p]")
+        if _changes_optimum(record, model, task["gold_data"]):
+            replies[_key(record, "derivation")] = fenced(model, task["gold_data"])
+            expect[_key(record, "derivation")] = "wrong_derivation"
+            break
+    for record in production:
+        data = _copied_last_period(record, "prediction")
+        if data is not None:
+            replies[_key(record, "prediction")] = fenced(record["settings"]["prediction"]["gold_model"], data)
+            expect[_key(record, "prediction")] = "copied_last_period"
+            break
+    for record in production:
+        task = record["settings"]["nl_data_irr"]
+        data = _with_param(task["gold_data"], "capacity", _values(record, "capacity") | {
+            k: v for k, v in ((row[0], row[-1]) for row in _season(record))})  # fmt: skip
+        if _changes_optimum(record, task["gold_model"], data):
+            replies[_key(record, "nl_data_irr")] = fenced(task["gold_model"], data)
+            expect[_key(record, "nl_data_irr")] = "irrelevant_column"
+            break
+    second = production[1]
+    task = second["settings"]["nl_data"]
+    undeclared = task["gold_data"].replace("end;", "param unit_storage_cost := P1 3 P2 4;\nend;")
+    replies[_key(second, "nl_data")] = fenced(task["gold_model"], undeclared)
+    expect[_key(second, "nl_data")] = "undeclared_data_parameter"
+    task = second["settings"]["nl_data_irr"]
+    replies[_key(second, "nl_data_irr")] = fenced(
+        task["gold_model"].replace("set PRODUCTS;", "set PRODUCTS ordered;"), task["gold_data"]
+    )
+    expect[_key(second, "nl_data_irr")] = "unsupported_syntax"
+    task = second["settings"]["nl"]
+    broken = task["gold_model"].replace("profit[p] * make[p]", "profit[p] * * make[p]")
+    replies[_key(second, "nl")] = fenced(broken, task["gold_data"])
+    expect[_key(second, "nl")] = "syntax"
+    return replies, expect
+
+
+def _season(record: dict) -> list[list]:
+    """The distractor 'capacity_next_season' of the irr tables, as [member, value] rows."""
+    table = next(
+        t
+        for t in record["settings"]["nl_data_irr"]["tables"]
+        if any(c == "capacity_next_season" for c, _ in t["columns"])
+    )
+    column = [c for c, _ in table["columns"]].index("capacity_next_season")
+    return [[row[0], float(row[column])] for row in table["rows"]]
+
+
+REPLIES, EXPECT = _plan()
+
+
+def _selection(keys: list[str]) -> str:
+    return " or ".join("{}-{}-s0".format(key.split("/")[3], key.split("/")[4]) for key in keys)
+
+
+def _write(path: Path, entries: dict[str, str]) -> Path:
+    path.write_text("".join(json.dumps({"case": k, "response": v}) + "\n" for k, v in entries.items()))
+    return path
+
+
+def test_every_failure_of_the_plan_was_found_in_the_shipped_tasks() -> None:
+    assert sorted(EXPECT.values()) == sorted(
+        ["embedded", "wrong_derivation", "copied_last_period", "irrelevant_column",
+         "undeclared_data_parameter", "unsupported_syntax", "syntax"]
+    )  # fmt: skip
+
+
+def test_replayed_failures_score_as_the_paper_describes(bench, tmp_path: Path) -> None:
+    replay = _write(tmp_path / "answers.jsonl", REPLIES)
+    judge = _write(
+        tmp_path / "judge.jsonl", {f"{k}/judge": f"Looks close.\nSCORE: {i}" for i, k in enumerate(REPLIES)}
+    )
+    run: BenchRun = bench(
+        "--suite=nldata",
+        f"--model=replay:{replay}",
+        f"--judge-model=replay:{judge}",
+        "-k",
+        _selection(list(REPLIES)),
+    )
+    records = run.by_case()
+    assert set(records) == set(REPLIES), run.output[-3000:]
+    by_failure = {EXPECT[key]: record for key, record in records.items()}
+
+    embedded = by_failure["embedded"]
+    assert embedded["passed"] and embedded["scores"]["ebc"] == 1.0
+    assert embedded["scores"]["ef1"] < 0.8 and embedded["extra"]["entities"]["parameter"] == 0
+
+    for name in ("wrong_derivation", "copied_last_period", "irrelevant_column"):
+        record = by_failure[name]
+        assert not record["passed"] and record["category"] == "wrong_objective", (name, record["detail"])
+        assert (
+            record["valid_code"] and 0.0 <= record["scores"]["ebc"] < 1.0 and record["scores"]["ef1"] == 1.0
+        )
+
+    undeclared = by_failure["undeclared_data_parameter"]
+    assert (
+        undeclared["category"] == "undeclared_data_parameter" and "unit_storage_cost" in undeclared["detail"]
+    )
+    assert undeclared["scores"]["ebc"] == 0.0 and not undeclared["valid_code"]
+
+    unsupported = by_failure["unsupported_syntax"]
+    assert unsupported["category"] == "unsupported_syntax" and "ordered" in unsupported["detail"]
+    syntax = by_failure["syntax"]
+    assert syntax["category"] == "syntax" and "syntax error" in syntax["detail"]
+
+    judged = {EXPECT[k]: r["scores"].get("llm_es") for k, r in records.items()}
+    assert judged == {EXPECT[k]: float(i) for i, k in enumerate(REPLIES)}
+    assert all(r["extra"]["backend"] == "mathprog-glpsol" for r in records.values())
+    manifest = json.loads((run.run_dir / "manifest.json").read_text())
+    assert manifest["dataset"]["backend"] == "mathprog-glpsol"
+    summary = (run.run_dir / "summary.md").read_text()
+    assert "Error analysis by setting" in summary and "unsupported_syntax" in summary
+    assert run.returncode != 0
+
+
+def test_oracle_with_oracle_judge_and_setting_selection(bench) -> None:
+    run = bench("--suite=nldata", "--model=oracle", "--judge-model=oracle", "--setting=derivation_irr",
+                "-m", "staffing and hard")  # fmt: skip
+    assert run.returncode == 0, run.output[-3000:]
+    records = run.records
+    assert records and all(
+        r["setting"] == "derivation_irr" and r["subcategory"] == "staffing" for r in records
+    )
+    assert all(r["passed"] and r["scores"] == {"ebc": 1.0, "ef1": 1.0, "llm_es": 10.0} for r in records)
+
+
+def test_setting_markers_select_across_all_nine(bench) -> None:
+    run = bench("--suite=nldata", "--model=oracle", "-m", "multi_prediction_irr and lot_sizing and easy")
+    assert run.returncode == 0, run.output[-3000:]
+    assert {r["setting"] for r in run.records} == {"multi_prediction_irr"} and len(run.records) >= 3
