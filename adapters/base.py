@@ -66,6 +66,9 @@ class Completion:
     latency_s: float = 0.0
     cost_usd: float | None = None
     cache_hit: bool = False
+    shared_from: str | None = None
+    """The case whose request stored this cached reply, when it was another case with the very
+    same request content (allowed for real models only; the summary counts them)."""
 
     @property
     def truncated(self) -> bool:

@@ -8,7 +8,12 @@ The key is the *content* of the request: model id and endpoint, the messages (te
 by their sha256 so a renamed copy of a picture is the same request and no bytes are hashed twice),
 and the decoding settings including ``sample_index`` (the five samples of one case are five distinct
 requests even at equal temperature). The case key is not part of it: two cases asking the same thing
-get the same answer; it is stored in the entry only to make the cache directory readable.
+get the same answer (the completion says which case stored it, and the summary counts them); it
+is stored in the entry to make that visible and the cache directory readable.
+
+Modes (``--cache``): ``readwrite`` (default) reads and stores; ``read`` answers from stored
+entries but stores nothing new; ``write`` ignores entries of earlier sessions (a refresh) and
+stores; ``off`` is no cache at all (the registry then leaves this class out).
 
 Entries are written atomically (temp file + ``os.replace``) so concurrent xdist workers and killed
 runs never leave a half-written entry; an unreadable entry counts as a miss and is overwritten.
@@ -39,7 +44,9 @@ from typing import Any
 from adapters.base import AdapterError, Completion, CompletionRequest, ModelAdapter, Usage
 from benchmark.messages import ImagePart
 
-__all__ = ["CACHE_FORMAT", "CachedAdapter", "cache_key"]
+__all__ = ["CACHE_FORMAT", "CACHE_MODES", "CachedAdapter", "cache_key"]
+
+CACHE_MODES: tuple[str, ...] = ("readwrite", "read", "write", "off")
 
 CACHE_FORMAT = 1
 """Bumped when the key recipe or the entry layout changes, so old entries simply stop matching."""
@@ -90,17 +97,44 @@ class CachedAdapter:
     """
 
     def __init__(
-        self, inner: ModelAdapter, cache_dir: Path, offline: bool = False, session: str | None = None
+        self,
+        inner: ModelAdapter,
+        cache_dir: Path,
+        offline: bool = False,
+        session: str | None = None,
+        mode: str = "readwrite",
     ) -> None:
+        if mode not in ("readwrite", "read", "write"):
+            raise ValueError(f"cache mode {mode!r} is not one of readwrite, read, write")
+        if offline and mode == "write":
+            raise ValueError("--offline answers from the cache, which --cache=write does not read")
         self.inner = inner
         self.name = inner.name
         self.cache_dir = cache_dir
         self.offline = offline
         self.session = session
+        self.mode = mode
         self._identity = inner.describe()
 
+    @property
+    def prefetches(self) -> bool:
+        """Whether a generation phase can fill this cache ahead of the cases (it must store)."""
+        return self.mode != "read"
+
     def describe(self) -> dict[str, object]:
-        return {**self.inner.describe(), "cache_dir": str(self.cache_dir), "offline": self.offline}
+        return {
+            **self.inner.describe(),
+            "cache_dir": str(self.cache_dir),
+            "offline": self.offline,
+            "cache_mode": self.mode,
+        }
+
+    def _entry(self, path: Path, key: str, request: CompletionRequest) -> Completion | None:
+        """The usable stored answer: any session's, or under ``write`` only this session's own."""
+        completion = _read_entry(path, key, self.session, request.case_key)
+        if completion is None or (self.mode == "write" and completion.cache_hit):
+            return None
+        return completion
 
     def path_for(self, request: CompletionRequest) -> Path:
         """Where the entry for ``request`` lives (whether or not it exists)."""
@@ -112,9 +146,11 @@ class CachedAdapter:
         self._check(request)
         key = cache_key(self._identity, request)
         path = self.cache_dir / key[:2] / f"{key}.json"
-        cached = _read_entry(path, key, self.session)
+        cached = self._entry(path, key, request)
         if cached is not None:
             return cached
+        if self.mode == "read" and not self.offline:
+            return self.inner.complete(request)  # nothing is stored in read mode
         if self.offline:
             raise AdapterError(
                 f"offline: no cached response for case {request.case_key} (model {self.name}) "
@@ -122,7 +158,7 @@ class CachedAdapter:
                 kind="cache_miss",
             )
         with _key_lock(path, wait=True):
-            cached = _read_entry(path, key, self.session)  # fetched while we waited for the lock
+            cached = self._entry(path, key, request)  # fetched while we waited for the lock
             if cached is not None:
                 return cached
             self._raise_recorded_failure(path, request)
@@ -135,7 +171,7 @@ class CachedAdapter:
         key another process holds (that process is already fetching it) and never fails a run: a
         fault is left for the case itself to report (see the failure marker above).
         """
-        if self.offline:
+        if self.offline or not self.prefetches:
             return False
         try:
             self._check(request)
@@ -143,10 +179,10 @@ class CachedAdapter:
             return False
         key = cache_key(self._identity, request)
         path = self.cache_dir / key[:2] / f"{key}.json"
-        if _read_entry(path, key, self.session) is not None:
+        if self._entry(path, key, request) is not None:
             return False
         with _key_lock(path, wait=False) as held:
-            if not held or _read_entry(path, key, self.session) is not None:
+            if not held or self._entry(path, key, request) is not None:
                 return False
             if self._recorded_failure(path) is not None:
                 return False
@@ -222,9 +258,10 @@ def _failure_path(entry: Path) -> Path:
     return entry.with_suffix(".failed.json")
 
 
-def _read_entry(path: Path, key: str, session: str | None) -> Completion | None:
+def _read_entry(path: Path, key: str, session: str | None, case_key: str | None = None) -> Completion | None:
     """The stored completion, or None when absent or unreadable in any way (treated as a miss).
-    ``cache_hit`` is false only for an entry that ``session`` itself fetched."""
+    ``cache_hit`` is false only for an entry that ``session`` itself fetched; ``shared_from`` names
+    the case that stored it when that is not ``case_key``."""
     try:
         entry = json.loads(path.read_text(encoding="utf-8"))
         if entry.get("format") != CACHE_FORMAT or entry.get("key") != key:
@@ -239,6 +276,7 @@ def _read_entry(path: Path, key: str, session: str | None) -> Completion | None:
             latency_s=float(c.get("latency_s", 0.0)),
             cost_usd=c.get("cost_usd"),
             cache_hit=session is None or entry.get("session") != session,
+            shared_from=entry.get("case_key") if case_key and entry.get("case_key") != case_key else None,
         )
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None

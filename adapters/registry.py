@@ -1,9 +1,11 @@
 """From the alias a user types (``--model=...``) to a ready adapter.
 
-Built-ins are ``oracle`` (never cached: its answer comes from the suite, not a model) and
-``replay:FILE`` (cached like any model). Every other alias is looked up in the models file and served
-by the OpenAI-compatible adapter behind the response cache. Test adapters (oracle variants that fail
-in planted ways) plug in with :func:`register_adapter` instead of editing this module.
+Built-ins are ``oracle`` and ``replay:FILE``, never cached: their answers are per case (the suite's
+reference, the file's line for that case), and a content cache would hand one case's answer to
+another that asks the same thing. Every other alias is looked up in the models file and served by
+the OpenAI-compatible adapter behind the response cache (``cache_mode``, see :mod:`adapters.cache`).
+Test adapters (oracle variants that fail in planted ways) plug in with :func:`register_adapter`
+instead of editing this module.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from adapters.base import ModelAdapter
-from adapters.cache import CachedAdapter
+from adapters.cache import CACHE_MODES, CachedAdapter
 from adapters.models_file import DEFAULT_FILENAME, ENV_VAR, find_models_file, load_models_file
 from adapters.oracle import OracleAdapter
 from adapters.replay import ReplayAdapter
@@ -102,6 +104,7 @@ def resolve_adapter(
     offline: bool = False,
     session: str | None = None,
     behind_cache: Callable[[ModelAdapter], ModelAdapter] | None = None,
+    cache_mode: str = "readwrite",
 ) -> ModelAdapter:
     """The adapter for ``alias``: registered names first, then prefixes, then the models file.
 
@@ -114,9 +117,16 @@ def resolve_adapter(
     :mod:`adapters.limiter`), so that cache hits never wait for a slot.
     """
 
-    def cached(adapter: ModelAdapter) -> CachedAdapter:
+    if cache_mode not in CACHE_MODES:
+        raise ValueError(f"cache mode {cache_mode!r} is not one of {', '.join(CACHE_MODES)}")
+
+    def cached(adapter: ModelAdapter) -> ModelAdapter:
         inner = behind_cache(adapter) if behind_cache is not None else adapter
-        return CachedAdapter(inner, cache_dir, offline=offline, session=session)
+        if cache_mode == "off":
+            if offline:
+                raise ValueError("--offline answers from the cache, which --cache=off turns off")
+            return inner
+        return CachedAdapter(inner, cache_dir, offline=offline, session=session, mode=cache_mode)
 
     registration = _lookup(alias)
     if registration is not None:
@@ -149,5 +159,5 @@ def _replay_factory(alias: str) -> ModelAdapter:
 
 
 register_adapter("oracle", OracleAdapter, cached=False)
-register_adapter("replay:", _replay_factory, cached=True)
+register_adapter("replay:", _replay_factory, cached=False)
 import adapters.planted  # noqa: E402, F401 - registers the planted: known-cause test adapters

@@ -53,6 +53,8 @@ class RunOptions:
     """Content-addressed response cache in front of every non-oracle adapter."""
     offline: bool
     """Make a response-cache miss an error instead of a request."""
+    cache: str
+    """Response-cache mode for real models: ``readwrite``, ``read``, ``write`` or ``off``."""
     sandbox: str
     """``auto`` (bubblewrap when it works), ``bwrap`` or ``subprocess``."""
     record: Path | None = None
@@ -88,6 +90,7 @@ class RunOptions:
             models_file=Path(get("models_file")) if get("models_file") else None,
             cache_dir=Path(get("cache_dir")),
             offline=get("offline"),
+            cache=get("cache"),
             sandbox=get("sandbox"),
             record=Path(get("record")) if get("record") else None,
             max_cost=get("max_cost"),
@@ -131,6 +134,13 @@ def add_options(parser: pytest.Parser) -> None:
     )
     group.addoption("--cache-dir", default=".bench-cache/responses", help="response cache directory")
     group.addoption("--offline", action="store_true", help="a response-cache miss is an error")
+    group.addoption(
+        "--cache",
+        choices=("readwrite", "read", "write", "off"),
+        default="readwrite",
+        help="response cache of real models: readwrite (default), read (store nothing), "
+        "write (ignore earlier entries), off",
+    )
     group.addoption("--sandbox", choices=("auto", "bwrap", "subprocess"), default="auto", help="sandbox kind")
     group.addoption("--record", default=None, help="write the run's responses to FILE as a replay file")
     group.addoption(

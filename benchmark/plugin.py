@@ -281,6 +281,7 @@ def _check_model_options(options: RunOptions) -> None:
             models_file=options.models_file,
             cache_dir=options.cache_dir,
             offline=options.offline,
+            cache_mode=options.cache,
         )
     except (ValueError, OSError) as exc:
         raise pytest.UsageError(f"--model={options.model}: {exc}") from None
@@ -317,6 +318,7 @@ def model_side(config: pytest.Config) -> ModelSide:
             models_file=options.models_file,
             cache_dir=options.cache_dir,
             offline=options.offline,
+            cache_mode=options.cache,
             session=state.session,
             behind_cache=lambda inner: GatedAdapter(inner, slots, ledger, options.max_cost),
         )
@@ -335,7 +337,7 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     if options.model is None or options.offline or state.run is None:
         return
     side = model_side(config)
-    if not isinstance(side.adapter, CachedAdapter):
+    if not isinstance(side.adapter, CachedAdapter) or not side.adapter.prefetches:
         return
     assert state.run is not None
     finished = finished_cases(state.run.results) if options.resume else {}
@@ -583,6 +585,7 @@ def bench_verdict(request: pytest.FixtureRequest, bench_case: Case, bench_runtim
                 "model_calls": accounting.calls,
                 "cache_hits": accounting.cache_hits,
                 "cache_hit": accounting.calls > 0 and accounting.cache_hits == accounting.calls,
+                "shared_reply_from": accounting.shared_from,
                 "input_tokens": accounting.input_tokens,
                 "output_tokens": accounting.output_tokens,
                 "cost_usd": accounting.cost_usd,
@@ -668,6 +671,7 @@ def _write_manifest(
             models_file=options.models_file,
             cache_dir=options.cache_dir,
             offline=options.offline,
+            cache_mode=options.cache,
         )
         prefer = None if options.sandbox == "auto" else SandboxKind(options.sandbox)
         state.described = (adapter.describe(), create_sandbox(_hidden_paths(state), prefer=prefer).describe())

@@ -424,6 +424,69 @@ def test_cache_hit_sends_nothing(tmp_path: Path, endpoint: Endpoint) -> None:
     assert len(endpoint.requests) == 1
 
 
+def test_identical_requests_of_two_cases_say_whose_reply_they_share(
+    tmp_path: Path, endpoint: Endpoint
+) -> None:
+    adapter = resolve_adapter(
+        "vision", models_file=_models_file(tmp_path, endpoint), cache_dir=tmp_path / "c"
+    )
+    first = adapter.complete(_text_request("a/one/s0"))
+    again = adapter.complete(_text_request("a/one/s0"))
+    other = adapter.complete(_text_request("a/two/s0"))
+    assert len(endpoint.requests) == 1
+    assert (first.shared_from, again.shared_from, other.shared_from) == (None, None, "a/one/s0")
+
+
+@pytest.mark.parametrize(
+    ("mode", "sent", "stored"),
+    [("readwrite", 1, 1), ("read", 2, 0), ("off", 2, 0)],
+)
+def test_cache_modes_decide_what_is_read_and_stored(
+    tmp_path: Path, endpoint: Endpoint, mode: str, sent: int, stored: int
+) -> None:
+    cache_dir = tmp_path / "cache"
+    adapter = resolve_adapter(
+        "vision", models_file=_models_file(tmp_path, endpoint), cache_dir=cache_dir, cache_mode=mode
+    )
+    assert isinstance(adapter, CachedAdapter) is (mode != "off")
+    adapter.complete(_text_request())
+    adapter.complete(_text_request())
+    assert len(endpoint.requests) == sent
+    assert len(list(cache_dir.glob("*/*.json"))) == stored
+
+
+def test_cache_read_uses_entries_and_write_refreshes_them(tmp_path: Path, endpoint: Endpoint) -> None:
+    cache_dir, models = tmp_path / "cache", _models_file(tmp_path, endpoint)
+    resolve_adapter("vision", models_file=models, cache_dir=cache_dir, session="s1").complete(_text_request())
+    reader = resolve_adapter(
+        "vision", models_file=models, cache_dir=cache_dir, session="s2", cache_mode="read"
+    )
+    assert reader.complete(_text_request()).cache_hit is True and len(endpoint.requests) == 1
+    endpoint.content = "a fresher answer"
+    writer = resolve_adapter(
+        "vision", models_file=models, cache_dir=cache_dir, session="s3", cache_mode="write"
+    )
+    refreshed = writer.complete(_text_request())
+    assert (refreshed.text, refreshed.cache_hit, len(endpoint.requests)) == ("a fresher answer", False, 2)
+    assert (
+        writer.complete(_text_request()).cache_hit is False and len(endpoint.requests) == 2
+    )  # its own entry
+    later = resolve_adapter("vision", models_file=models, cache_dir=cache_dir, session="s4")
+    assert later.complete(_text_request()).text == "a fresher answer"
+
+
+@pytest.mark.parametrize("mode", ["off", "write"])
+def test_offline_needs_a_cache_that_is_read(tmp_path: Path, endpoint: Endpoint, mode: str) -> None:
+    with pytest.raises(ValueError, match="--offline"):
+        resolve_adapter(
+            "vision",
+            models_file=_models_file(tmp_path, endpoint),
+            cache_dir=tmp_path,
+            offline=True,
+            cache_mode=mode,
+        )
+
+
 def test_cache_sample_index_is_part_of_key(tmp_path: Path, endpoint: Endpoint) -> None:
     adapter = resolve_adapter(
         "vision", models_file=_models_file(tmp_path, endpoint), cache_dir=tmp_path / "cache"
@@ -679,13 +742,22 @@ def test_replay_exact_and_sampleless_fallback(tmp_path: Path) -> None:
         adapter.complete(_text_request("mmopt/lp/stage1/s0"))
 
 
-def test_replay_through_registry_is_cached(tmp_path: Path) -> None:
-    path = _replay_file(tmp_path, [json.dumps({"case": "a/b", "response": "hello"})])
+def test_replay_answers_per_case_and_never_through_the_cache(tmp_path: Path) -> None:
+    """Three cases asking the very same thing (like three public Mamo questions with one text and
+    different answers) each get their own recorded answer."""
+    keys = ("mamo/ode/q1/fewshot", "mamo/ode/q2/fewshot", "mamo/ode/q3/fewshot")
+    path = _replay_file(
+        tmp_path, [json.dumps({"case": k, "response": f"answer {i}"}) for i, k in enumerate(keys)]
+    )
     adapter = resolve_adapter(f"replay:{path}", models_file=None, cache_dir=tmp_path / "cache")
-    assert isinstance(adapter, CachedAdapter)
+    assert not isinstance(adapter, CachedAdapter)
     assert adapter.name == f"replay:{path}"
-    assert adapter.complete(_text_request("a/b/s0")).cache_hit is False
-    assert adapter.complete(_text_request("a/b/s0")).cache_hit is True
+    answers = [adapter.complete(_text_request(f"{k}/s0")) for k in keys]
+    assert [a.text for a in answers] == ["answer 0", "answer 1", "answer 2"]
+    assert not any(a.cache_hit for a in answers)
+    assert not (tmp_path / "cache").exists()
+    with pytest.raises(AdapterError, match="mamo/ode/q4/fewshot/s0"):  # names the right case
+        adapter.complete(_text_request("mamo/ode/q4/fewshot/s0"))
 
 
 @pytest.mark.parametrize(

@@ -105,6 +105,9 @@ def headline(summary: Mapping[str, Any]) -> list[str]:
         lines.append(f"not scored {sum(not_scored.values())}: {reasons}")
     else:
         lines.append("not scored 0")
+    shared = (summary.get("accounting") or {}).get("shared_replies")
+    if shared:
+        lines.append(f"{shared} cases got the cached reply of another case with the identical request")
     return lines
 
 

@@ -162,6 +162,7 @@ def _accounting(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     return {
         "model_calls": sum(int(r.get("model_calls", 0)) for r in records),
         "cache_hits": sum(int(r.get("cache_hits", 0)) for r in records),
+        "shared_replies": sum(int(bool(r.get("shared_reply_from"))) for r in records),
         "input_tokens": sum(int(r.get("input_tokens") or 0) for r in records),
         "output_tokens": sum(int(r.get("output_tokens") or 0) for r in records),
         "cost_usd": sum(costs) if costs else None,

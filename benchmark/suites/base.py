@@ -66,6 +66,8 @@ class Accounting:
     cost_usd: float | None = None
     cache_hits: int = 0
     truncated: bool = False
+    shared_from: list[str] = field(default_factory=list)
+    """Cases whose cached reply this case received because it sent the very same request."""
 
     def add(self, completion: Completion) -> None:
         self.calls += 1
@@ -76,6 +78,8 @@ class Accounting:
             self.cost_usd = (self.cost_usd or 0.0) + completion.cost_usd
         self.cache_hits += int(completion.cache_hit)
         self.truncated = self.truncated or completion.truncated
+        if completion.shared_from is not None:
+            self.shared_from.append(completion.shared_from)
 
 
 @dataclass
