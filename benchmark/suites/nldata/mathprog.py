@@ -46,7 +46,7 @@ _REMOVED_COMMANDS = frozenset(
 )  # fmt: skip
 #: AMPL constructs MathProg cannot express: (pattern, what it is).
 _AMPL_ONLY: tuple[tuple[re.Pattern[str], str], ...] = tuple(
-    (re.compile(pattern, re.IGNORECASE), what)
+    (re.compile(pattern, re.IGNORECASE | re.MULTILINE), what)
     for pattern, what in (
         (r"^\s*let\b", "let (assignment command)"),
         (r"^\s*(fix|unfix|drop|restore|problem|environ|suffix|redeclare)\b", "AMPL command"),
@@ -120,7 +120,8 @@ def ampl_only_constructs(*texts: str) -> list[str]:
     found: list[str] = []
     for text in texts:
         code = "\n".join(
-            " ".join(value for value, _ in statement) for statement in _statements(_tokens(text))
+            " ".join(value for value, _ in statement if not value.startswith(("'", '"')))
+            for statement in _statements(_tokens(text))
         )
         for regex, what in _AMPL_ONLY:
             if regex.search(code) and what not in found:

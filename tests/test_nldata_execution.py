@@ -1,0 +1,107 @@
+"""Running AMPL files with glpsol: our MathProg rewrites, the error classes, the sandboxed run, and
+the reply and judge parsers."""
+
+from __future__ import annotations
+
+import pytest
+
+from benchmark.sandbox import Limits, create_sandbox
+from benchmark.suites.nldata.execution import run_candidate
+from benchmark.suites.nldata.judge import parse_score
+from benchmark.suites.nldata.mathprog import ampl_only_constructs, rewrite, run_local
+from benchmark.suites.nldata.prompts import fenced
+from benchmark.suites.nldata.response import extract
+
+MODEL = """\
+set P;
+param profit{P};
+param cap;
+var x{P} >= 0;
+maximize z: sum{p in P} profit[p] * x[p];
+s.t. limit: sum{p in P} x[p] <= cap;
+"""
+DATA = "data;\nset P := A B;\nparam profit := A 3 B 5;\nparam cap := 4;\nend;\n"
+
+
+def test_rewrite_removes_commands_only_and_records_them() -> None:
+    text = (
+        MODEL + 'option solver cplex;\n# solve; in a comment stays\nsolve;\ndisplay x, z;\nprintf "%g", z;\n'
+    )
+    rewritten = rewrite(text)
+    assert rewritten.removed == ("option solver cplex;", "solve;", "display x, z;", 'printf "%g", z;')
+    assert MODEL in rewritten.text and "# solve; in a comment stays" in rewritten.text
+    assert "display" not in rewritten.text.replace("# solve; in a comment stays", "")
+    # A data file's own "data;" header stays, a "data FILE;" command goes.
+    assert rewrite(DATA).removed == ()
+    assert rewrite("model m.mod;\ndata m.dat;\n").removed == ("model m.mod;", "data m.dat;")
+
+
+def test_gold_pair_solves_with_commands_around_it() -> None:
+    run = run_local(MODEL + "solve;\ndisplay x;\n", DATA)
+    assert (run.status, run.objective, run.category) == ("optimal", 20.0, None)
+    assert run.rewrites == {"model": ["solve;", "display x;"], "data": []}
+
+
+@pytest.mark.parametrize(
+    ("model", "data", "category", "needle"),
+    [
+        (MODEL.replace("profit[p] * x", "profits[p] * x"), DATA, "undefined_entity", "profits"),
+        (MODEL, DATA.replace("end;", "param bonus := 2;\nend;"), "undeclared_data_parameter", "bonus"),
+        (MODEL, DATA.replace("param cap := 4;\n", ""), "missing_data", "cap"),
+        (MODEL.replace("set P;", "set P ordered;"), DATA, "unsupported_syntax", "ordered"),
+        (MODEL.replace("<= cap", "<= Infinity"), DATA, "unsupported_syntax", "Infinity"),
+        (MODEL + "let cap := 5;\n", DATA, "unsupported_syntax", "let"),
+        (MODEL.replace("* x[p]", "* * x[p]"), DATA, "syntax", "syntax error"),
+        (MODEL + "s.t. low: sum{p in P} x[p] >= cap + 1;\n", DATA, "infeasible", "no feasible"),
+        (
+            MODEL.replace("s.t. limit: sum{p in P} x[p] <= cap;", "s.t. limit: x['A'] <= cap;"),
+            DATA,
+            "unbounded",
+            "",
+        ),
+    ],
+)
+def test_errors_are_classified(model: str, data: str, category: str, needle: str) -> None:
+    run = run_local(model, data)
+    assert run.category == category, run.log
+    assert needle in run.error
+    assert run.objective is None
+
+
+def test_milp_is_solved_to_optimality() -> None:
+    run = run_local(
+        MODEL.replace("var x{P} >= 0;", "var x{P} >= 0 integer;").replace("<= cap", "<= cap + 0.5"), DATA
+    )
+    assert (run.status, run.objective) == ("optimal", 20.0)
+
+
+def test_ampl_only_constructs_ignore_comments_and_strings() -> None:
+    assert ampl_only_constructs("# let x := 1;\nparam s symbolic := 'ordered';\n") == []
+    assert ampl_only_constructs("set T ordered;\nparam a{t in T} := ord(t);") == [
+        "ordered/circular sets",
+        "ordered-set functions",
+    ]
+
+
+def test_sandboxed_run_gives_the_same_results_as_a_local_run() -> None:
+    sandbox = create_sandbox(())
+    limits = Limits(wall_timeout_s=60)
+    ok = run_candidate(MODEL, DATA, sandbox, limits)
+    assert (ok.status, ok.objective) == ("optimal", 20.0) and ok.wall_s is not None
+    bad = run_candidate(MODEL, DATA.replace("end;", "param bonus := 2;\nend;"), sandbox, limits)
+    assert bad.category == "undeclared_data_parameter"
+
+
+def test_reply_extraction() -> None:
+    assert extract(fenced(MODEL, DATA)) == extract(f"Here:\n```ampl\n{MODEL}```\nand\n```ampl\n{DATA}```")
+    both = extract(f"```ampl\n{MODEL}{DATA}```")
+    assert both.model == MODEL and both.data == DATA
+    assert extract("no code at all").violation.startswith("the reply has no fenced code block")
+    three = extract("```a\nx\n```\n```b\ny\n```\n```c\nz\n```")
+    assert three.model is None and "3 fenced blocks" in three.violation
+
+
+def test_judge_score_parsing() -> None:
+    assert parse_score("fine.\nSCORE: 7") == 7.0
+    assert parse_score("SCORE: 3 ... no wait\nscore: 8.5") == 8.5
+    assert parse_score("SCORE: 11") is None and parse_score("ten out of ten") is None
