@@ -192,7 +192,7 @@ def test_replayed_failures_score_as_the_paper_describes(bench, tmp_path: Path) -
     assert judged == {EXPECT[k]: float(i) for i, k in enumerate(REPLIES)}
     assert all(r["extra"]["backend"] == "mathprog-glpsol" for r in records.values())
     manifest = json.loads((run.run_dir / "manifest.json").read_text())
-    assert manifest["dataset"]["backend"] == "mathprog-glpsol"
+    assert manifest["dataset"]["backend"] == "mathprog-glpsol" and manifest["dataset"]["backend_reason"]
     summary = (run.run_dir / "summary.md").read_text()
     assert "Error analysis by setting" in summary and "unsupported_syntax" in summary
     assert run.returncode != 0

@@ -6,8 +6,10 @@ from __future__ import annotations
 import pytest
 
 from benchmark.sandbox import Limits, create_sandbox
+from benchmark.suites.nldata.backends import AMPL, choose, classify_ampl, probe_ampl
 from benchmark.suites.nldata.execution import run_candidate
 from benchmark.suites.nldata.judge import parse_score
+from benchmark.suites.nldata.mathprog import BACKEND as MATHPROG
 from benchmark.suites.nldata.mathprog import ampl_only_constructs, rewrite, run_local
 from benchmark.suites.nldata.prompts import fenced
 from benchmark.suites.nldata.response import extract
@@ -105,3 +107,24 @@ def test_judge_score_parsing() -> None:
     assert parse_score("fine.\nSCORE: 7") == 7.0
     assert parse_score("SCORE: 3 ... no wait\nscore: 8.5") == 8.5
     assert parse_score("SCORE: 11") is None and parse_score("ten out of ten") is None
+
+
+def test_backend_choice_falls_back_to_mathprog_and_says_why() -> None:
+    problem = probe_ampl()
+    auto = choose("auto")
+    if problem is None:  # a machine with a licensed AMPL
+        assert auto.name == AMPL
+    else:
+        assert auto.name == MATHPROG and problem in auto.reason
+        with pytest.raises(ValueError, match="--nldata-backend=ampl"):
+            choose("ampl")
+    assert choose("mathprog").name == MATHPROG
+    with pytest.raises(ValueError, match="must be one of"):
+        choose("cplex")
+
+
+def test_ampl_read_errors_map_to_the_suite_categories() -> None:
+    assert classify_ampl("bonus is not a param or set") == "undeclared_data_parameter"
+    assert classify_ampl("profits is not defined") == "undefined_entity"
+    assert classify_ampl("no data for set P") == "missing_data"
+    assert classify_ampl("syntax error") == "syntax"

@@ -1,4 +1,5 @@
-"""Running a candidate's model and data file in the harness sandbox with glpsol (see ``mathprog.py``).
+"""Running a candidate's model and data file in the harness sandbox: with glpsol (``mathprog.py``)
+or, when the run chose it, with a real AMPL through amplpy (``backends.py``).
 
 The files are rewritten here (the harness side), the rewrite recorded, and only glpsol runs in the
 sandbox, under the same limits as generated Python. A fault of our own script (glpsol missing from
@@ -10,7 +11,9 @@ from __future__ import annotations
 import dataclasses
 
 from benchmark.sandbox import Limits, Outcome, Sandbox
+from benchmark.suites.nldata.backends import AMPL, AMPL_SCRIPT, classify_ampl
 from benchmark.suites.nldata.mathprog import (
+    BACKEND,
     DATA_FILE,
     MODEL_FILE,
     SANDBOX_SCRIPT,
@@ -22,11 +25,30 @@ from benchmark.suites.nldata.mathprog import (
 from benchmark.verdict import InfrastructureError
 
 
-def run_candidate(model: str, data: str, sandbox: Sandbox, limits: Limits) -> Execution:
+def _ampl_execution(parsed: dict[str, object], rewrites: dict[str, list[str]]) -> Execution:
+    if not parsed.get("read"):
+        error = str(parsed.get("error", "AMPL could not read the files"))
+        return Execution(
+            "not_solved", None, classify_ampl(error), error[-3000:], error, rewrites, backend=AMPL
+        )
+    status, objective, log = str(parsed.get("status")), parsed.get("objective"), str(parsed.get("log", ""))
+    if status == "solved" and isinstance(objective, int | float):
+        return Execution("optimal", float(objective), None, "", log, rewrites, backend=AMPL)
+    if status in ("infeasible", "unbounded"):
+        return Execution(status, None, status, f"the model is {status}", log, rewrites, backend=AMPL)
+    return Execution(
+        "error", None, "runtime", f"AMPL stopped with solve_result {status}", log, rewrites, backend=AMPL
+    )
+
+
+def run_candidate(
+    model: str, data: str, sandbox: Sandbox, limits: Limits, backend: str = BACKEND
+) -> Execution:
     rewritten_model, rewritten_data = rewrite(model), rewrite(data)
     rewrites = {"model": list(rewritten_model.removed), "data": list(rewritten_data.removed)}
     files = {MODEL_FILE: rewritten_model.text, DATA_FILE: rewritten_data.text}
-    result = sandbox.run_script(SANDBOX_SCRIPT, limits, files=files)
+    script = AMPL_SCRIPT if backend == AMPL else SANDBOX_SCRIPT
+    result = sandbox.run_script(script, limits, files=files)
     if result.outcome is Outcome.TIMEOUT:
         return Execution("error", None, "timeout", result.error, "", rewrites, wall_s=result.wall_s)
     if result.outcome is Outcome.RUNTIME:

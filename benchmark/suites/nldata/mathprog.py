@@ -148,10 +148,11 @@ class Execution:
     rewrites: dict[str, list[str]] = field(default_factory=dict)
     ampl_only: tuple[str, ...] = ()
     wall_s: float | None = None
+    backend: str = BACKEND
 
     def as_record(self) -> dict[str, Any]:
         return {
-            "backend": BACKEND,
+            "backend": self.backend,
             "status": self.status,
             "objective": self.objective,
             "category": self.category,

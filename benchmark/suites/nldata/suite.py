@@ -21,7 +21,8 @@ from adapters.base import AdapterError, CompletionRequest, Decoding, ModelAdapte
 from benchmark.cases import Case, InstanceRef
 from benchmark.reporting.render import Table
 from benchmark.suites.base import CaseContext, Grouping
-from benchmark.suites.nldata import dataset, reporting
+from benchmark.suites.nldata import backends, dataset, reporting
+from benchmark.suites.nldata.backends import BackendChoice
 from benchmark.suites.nldata.entities import entity_counts
 from benchmark.suites.nldata.execution import run_candidate
 from benchmark.suites.nldata.judge import judge_messages, oracle_judgement, parse_score
@@ -54,6 +55,7 @@ class NLDataSuite:
     def __init__(self) -> None:
         self.judge: ModelAdapter | None = None
         self.judge_alias: str | None = None
+        self.backend = BackendChoice(BACKEND, "not configured yet")
 
     def add_options(self, group: pytest.OptionGroup) -> None:
         group.addoption(
@@ -61,8 +63,18 @@ class NLDataSuite:
             default=None,
             help="nldata: model alias of the LLM-ES judge (default: no judge; EBC and EF1 only)",
         )
+        group.addoption(
+            "--nldata-backend",
+            choices=backends.CHOICES,
+            default="auto",
+            help="nldata: what runs the AMPL files: a licensed AMPL via amplpy, GNU MathProg, or auto",
+        )
 
     def configure(self, config: pytest.Config) -> None:
+        try:
+            self.backend = backends.choose(config.getoption("nldata_backend"))
+        except ValueError as exc:
+            raise pytest.UsageError(str(exc)) from None
         alias = config.getoption("judge_model")
         self.judge, self.judge_alias = None, alias
         if alias:
@@ -93,7 +105,11 @@ class NLDataSuite:
         return (root,)
 
     def dataset_fingerprint(self, root: Path) -> dict[str, str]:
-        return {**dataset.fingerprint(root), "backend": BACKEND}
+        return {
+            **dataset.fingerprint(root),
+            "backend": self.backend.name,
+            "backend_reason": self.backend.reason,
+        }
 
     def _judge(
         self, case: Case, context: CaseContext, task: dataset.Task, model: str, data: str
@@ -129,7 +145,7 @@ class NLDataSuite:
         )
         gold_counts = entity_counts(task.gold_model)
         extra: dict[str, Any] = {
-            "backend": BACKEND,
+            "backend": self.backend.name,
             "where": task.where,
             "gold_entities": dict(gold_counts),
             "truncated": completion.truncated,
@@ -145,7 +161,9 @@ class NLDataSuite:
                 extra=extra,
             )
         counts = entity_counts(extracted.model)
-        execution = run_candidate(extracted.model, extracted.data, context.sandbox, context.limits)
+        execution = run_candidate(
+            extracted.model, extracted.data, context.sandbox, context.limits, self.backend.name
+        )
         scores = {
             "ebc": ebc(execution.objective, task.objective),
             "ef1": entity_f1(counts, gold_counts),
