@@ -706,6 +706,7 @@ def _write_manifest(
                 "max_tokens": options.max_tokens,
             },
             "setting": options.setting or state.suite.default_setting,
+            **_suite_run_info(state.suite),
             "objective_only": options.objective_only,
             "execution": {"timeout_s": options.exec_timeout, "memory_mb": options.memory_mb},
             "requests": {
@@ -721,6 +722,13 @@ def _write_manifest(
             "sessions": sessions,
         },
     )
+
+
+def _suite_run_info(suite: Suite) -> dict[str, Any]:
+    """What a suite records about how it scored (its optional ``run_info()``, e.g. mmopt's scoring
+    mode), for the run manifest and summary."""
+    run_info = getattr(suite, "run_info", None)
+    return dict(run_info()) if callable(run_info) else {}
 
 
 def summarize_run(
@@ -759,6 +767,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         else f"single ({options.samples} samples)",
         "dataset": str(state.dataset),
         "sandbox": _sandbox_label(read_manifest(state.run).get("sandbox", {})),
+        **_suite_run_info(state.suite),
     }
     summary = summarize_run(state.run, run_info, state.suite, state.selected)
     if options.gate:

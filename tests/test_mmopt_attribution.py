@@ -88,7 +88,7 @@ def test_an_objective_better_than_the_optimum_points_to_the_model_without_a_vali
     mf: Package, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # No subcategory lacks a validator yet, so the missing validator is simulated (the only mock here).
-    monkeypatch.setattr("benchmark.suites.mmopt.attribution.get_subcategory", lambda name: None)
+    monkeypatch.setattr("benchmark.suites.mmopt.attribution.check_decisions", lambda *args: None)
     optimum = mf.solution_ref["objective_value"]
     better = classify_artifact(_failed(), {"status": "optimal", "objective_value": optimum + 5}, mf)
     worse = classify_artifact(_failed(), {"status": "optimal", "objective_value": optimum - 5}, mf)

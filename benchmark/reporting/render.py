@@ -115,7 +115,7 @@ def to_markdown(summary: Mapping[str, Any]) -> str:
     run = summary.get("run") or {}
     counts = summary["counts"]
     lines = ["# Benchmark run", "", *(f"**{line}**  " for line in headline(summary)), ""]
-    for key in ("model", "suite", "setting", "schedule", "dataset", "sandbox"):
+    for key in ("model", "suite", "setting", "scoring", "schedule", "dataset", "sandbox"):
         if run.get(key) is not None:
             lines.append(f"- **{key}**: {run[key]}")
     lines.append(

@@ -29,8 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from benchmark.suites.mmopt.package import Package
-from benchmark.suites.mmopt.scoring import normalize_result, read_objective, tolerance_for
-from benchmark.suites.mmopt.subcategories import get_subcategory
+from benchmark.suites.mmopt.scoring import check_decisions, normalize_result, read_objective, tolerance_for
 from benchmark.verdict import Verdict
 
 DOWNSTREAM_CLASSES: tuple[str, ...] = (
@@ -122,11 +121,10 @@ def classify_artifact(
     if problem is not None and status and status not in ("optimal", "feasible"):
         return ArtifactEvidence("undecidable", f"solve() reported status {status!r} and no objective")
     tolerance = tolerance_for(package.subcategory)
-    validator = get_subcategory(package.subcategory)
+    check = check_decisions(package.subcategory, package.instance_data, value)
     feasible: bool | None = None
     objective = returned
-    if validator is not None:
-        check = validator.check_solution(package.instance_data, result)
+    if check is not None:
         if not check.feasible:
             shown = "; ".join(check.problems[:3]) or "infeasible decisions"
             return ArtifactEvidence(

@@ -6,8 +6,13 @@
 
 Listing a root is cheap: it reads ``manifest.json`` when there is one (our fixtures) and otherwise
 walks four directory levels (a copy of the official release). Loading a package is where damage
-is found: a missing file, unreadable JSON or a checksum that does not match raises
-:class:`DatasetError` naming the file, and the harness reports that case as an error.
+is found: missing files (all of them, listed at once), unreadable JSON or a checksum that does not
+match raise :class:`DatasetError` naming the files, and the harness reports that case as an error.
+
+A case loads only what its setting uses (:data:`SETTING_FILES`): the model-facing task text and
+visuals, and the instance data and reference solution that scoring reads — the official scorer
+needs nothing else, and copies of the official release do not always carry every file. The
+validation stack of our own fixtures still asks for every file (:data:`REQUIRED_FILES`).
 """
 
 from __future__ import annotations
@@ -34,6 +39,16 @@ REQUIRED_FILES: tuple[str, ...] = (
     "ground_truth/solver_ref.py",
     "ground_truth/solution_ref.json",
 )
+VISUALS = "visuals/"  # stands for visuals/visual_0.png … in a list of needed files
+#: What scoring reads in every setting (the official scorer reads these two files and nothing else).
+SCORING_FILES: tuple[str, ...] = ("ground_truth/instance_data.json", "ground_truth/solution_ref.json")
+#: What each mmopt setting reads: the model-facing files it shows plus the scoring files.
+SETTING_FILES: dict[str, tuple[str, ...]] = {
+    "stage1": ("task_input.txt", VISUALS, *SCORING_FILES),
+    "two_stage": ("task_input.txt", VISUALS, *SCORING_FILES),
+    "verified_extraction": ("task_input.txt", VISUALS, *SCORING_FILES),
+    "oracle_reading": ("task_input.txt", *SCORING_FILES),
+}
 _VISUAL_NAME = re.compile(r"^visual_(\d+)\.png$")
 
 
@@ -50,9 +65,9 @@ class Package:
     visuals: tuple[Path, ...]
     instance_data: dict[str, Any]
     solution_ref: dict[str, Any]
-    meta: dict[str, Any]
-    math_model: str
-    solver_ref: str
+    meta: dict[str, Any]  # {} when the package has no meta.json and the setting does not need one
+    math_model: str  # "" when absent and not needed
+    solver_ref: str  # "" when absent and not needed
 
     @property
     def expected_objective(self) -> float | None:
@@ -120,9 +135,7 @@ def _visuals(directory: Path) -> tuple[Path, ...]:
     visual_dir = directory / "visuals"
     found = [] if not visual_dir.is_dir() else [p for p in visual_dir.iterdir() if _VISUAL_NAME.match(p.name)]
     if not found:
-        raise DatasetError(
-            visual_dir / "visual_0.png", "no visual in the package (expected visuals/visual_0.png)"
-        )
+        return ()
     ordered = sorted(found, key=lambda p: int(_VISUAL_NAME.match(p.name).group(1)))  # type: ignore[union-attr]
     indices = [int(_VISUAL_NAME.match(p.name).group(1)) for p in ordered]  # type: ignore[union-attr]
     if indices != list(range(len(indices))):
@@ -148,15 +161,35 @@ def _verify_checksums(directory: Path, meta: dict[str, Any]) -> None:
             )
 
 
-def load_package(ref: InstanceRef) -> Package:
-    """Read and check one package; any damage raises :class:`DatasetError` naming the file."""
+def _missing(directory: Path, needs: Sequence[str]) -> list[str]:
+    """Every needed file that is absent, in the order given (``visuals/`` means at least one visual)."""
+    missing: list[str] = []
+    for rel in needs:
+        if rel == VISUALS:
+            if not _visuals(directory):
+                missing.append("visuals/visual_0.png")
+        elif not (directory / rel).is_file():
+            missing.append(rel)
+    return missing
+
+
+def _optional_text(path: Path) -> str:
+    return _read_text(path) if path.is_file() else ""
+
+
+def load_package(ref: InstanceRef, needs: Sequence[str] = (*REQUIRED_FILES, VISUALS)) -> Package:
+    """Read and check one package; ``needs`` names the files the caller uses (default: all).
+
+    Every missing needed file is listed in one :class:`DatasetError`; other damage raises naming
+    the file. Files that are present but not needed are still read (and checksummed)."""
     directory = ref.location
     if not directory.is_dir():
         raise DatasetError(directory, "package directory is missing")
-    for rel in REQUIRED_FILES:
-        if not (directory / rel).is_file():
-            raise DatasetError(directory / rel, "file is missing")
-    meta = _read_json(directory / "meta.json")
+    needs = tuple(dict.fromkeys((*needs, *SCORING_FILES)))
+    missing = _missing(directory, needs)
+    if missing:
+        raise DatasetError(directory, f"needed file(s) missing: {', '.join(missing)}")
+    meta = _read_json(directory / "meta.json") if (directory / "meta.json").is_file() else {}
     instance_data = _read_json(directory / "ground_truth/instance_data.json")
     solution_ref = _read_json(directory / "ground_truth/solution_ref.json")
     for path, value in (
@@ -180,13 +213,13 @@ def load_package(ref: InstanceRef) -> Package:
         subcategory=subcategory,
         difficulty=difficulty,
         instance_id=instance_id,
-        task_text=_read_text(directory / "task_input.txt"),
+        task_text=_optional_text(directory / "task_input.txt"),
         visuals=_visuals(directory),
         instance_data=instance_data,
         solution_ref=solution_ref,
         meta=meta,
-        math_model=_read_text(directory / "ground_truth/math_model.md"),
-        solver_ref=_read_text(directory / "ground_truth/solver_ref.py"),
+        math_model=_optional_text(directory / "ground_truth/math_model.md"),
+        solver_ref=_optional_text(directory / "ground_truth/solver_ref.py"),
     )
 
 

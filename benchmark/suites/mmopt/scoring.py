@@ -12,16 +12,28 @@ Accepted result shapes (documented for model authors):
   top-level keys win);
 - the objective is read from the first of :data:`OBJECTIVE_KEYS` present;
 - decision keys are renamed to their canonical names by :data:`DECISION_ALIASES`.
+
+Two modes (``--scoring``). On an instance in the official release's schema, the subcategory's
+``official`` rules (:mod:`benchmark.suites.mmopt.official`) check the decisions; ``official``
+then gives the official verdict, and ``strict`` (default) adds the rules common to every
+subcategory (a failure status is wrong, an objective must be reported, the objective recomputed
+from the decisions must match the optimum) and the subcategory's own stricter findings. Our own
+packages still use the project's earlier schema and its validators; on them ``official`` drops
+the status rule (except for maximum flow) and falls back to the recomputed objective when none
+is reported, as the official scorer does.
 """
 
 from __future__ import annotations
 
+import contextlib
 import math
 from collections.abc import Mapping
 from typing import Any
 
 from benchmark.sandbox import ExecutionResult, Outcome
+from benchmark.suites.mmopt.official import DEFAULT_SCORING, OfficialCheck, official_schema
 from benchmark.suites.mmopt.subcategories import get_subcategory
+from benchmark.suites.mmopt.subcategories.base import SolutionCheck
 from benchmark.verdict import Verdict
 
 DEFAULT_TOLERANCE = 1e-6
@@ -74,14 +86,20 @@ def tolerance_for(subcategory: str) -> float:
     return max(DEFAULT_TOLERANCE, TOLERANCE_FLOORS.get(subcategory, 0.0))
 
 
-def normalize_result(value: Mapping[str, Any]) -> dict[str, Any]:
-    """Lift nested ``solution``/``decisions`` keys and rename decision aliases."""
+def lift_nested(value: Mapping[str, Any]) -> dict[str, Any]:
+    """Lift nested ``solution``/``decisions`` keys to the top level (top-level keys win)."""
     result: dict[str, Any] = {}
     for nested in NESTED_KEYS:
         inner = value.get(nested)
         if isinstance(inner, Mapping):
             result.update(inner)
     result.update({k: v for k, v in value.items() if k not in NESTED_KEYS or not isinstance(v, Mapping)})
+    return result
+
+
+def normalize_result(value: Mapping[str, Any]) -> dict[str, Any]:
+    """Lift nested ``solution``/``decisions`` keys and rename decision aliases."""
+    result = lift_nested(value)
     for alias, canonical in DECISION_ALIASES.items():
         if alias in result and canonical not in result:
             result[canonical] = result.pop(alias)
@@ -109,6 +127,99 @@ def read_objective(result: Mapping[str, Any]) -> tuple[str | None, float | None,
     )
 
 
+def reference_objective(
+    subcategory: str, instance: Mapping[str, Any], solution_ref: Mapping[str, Any]
+) -> float | None:
+    """The verified optimum: from the official reference keys (``objective_exact`` first) on an
+    official-schema instance, else ``objective_value``."""
+    rules = official_schema(subcategory, instance)
+    keys = rules.REFERENCE_KEYS if rules is not None else ("objective_value",)
+    for key in keys:
+        raw = solution_ref.get(key)
+        if isinstance(raw, int | float) and not isinstance(raw, bool):
+            return float(raw)
+    return None
+
+
+def check_decisions(
+    subcategory: str, instance: Mapping[str, Any], value: Mapping[str, Any]
+) -> SolutionCheck | None:
+    """The strict feasibility check of returned decisions (None when no check exists): the
+    official rules plus the strict findings on an official-schema instance, else the project's
+    validator."""
+    rules = official_schema(subcategory, instance)
+    if rules is not None:
+        check: OfficialCheck = rules.check(lift_nested(value), instance, tolerance_for(subcategory))
+        problems = check.problems + check.strict_problems
+        return SolutionCheck(feasible=not problems, objective=check.computed, problems=problems)
+    validator = get_subcategory(subcategory)
+    return None if validator is None else validator.check_solution(instance, normalize_result(value))
+
+
+def _score_with_official_rules(
+    value: Mapping[str, Any],
+    rules: Any,
+    *,
+    subcategory: str,
+    instance: Mapping[str, Any],
+    expected: float,
+    scoring: str,
+    common: dict[str, Any],
+) -> Verdict:
+    """An official-schema instance: the official verdict, plus the strict rules unless ``official``."""
+    tolerance = tolerance_for(subcategory)
+    strict = scoring != "official"
+    extra: dict[str, Any] = {"tolerance": tolerance, "decisions_checked": True, "schema": "official"}
+    returned: float | None = None
+    if strict:
+        result = lift_nested(value)
+        status = str(result.get("status", "")).strip().lower()
+        if status in _FAILED_STATUSES:
+            return Verdict.fail(
+                "wrong_objective",
+                f"solve() reported status {status!r}, but the instance has an optimum",
+                **common,
+            )
+        key, returned, problem = read_objective(result)
+        if problem is not None:
+            return Verdict.fail("output_format", problem, **common)
+        extra["objective_key"] = key
+        check: OfficialCheck = rules.check(result, instance, tolerance)
+    else:
+        check = rules.check(value, instance, tolerance)
+        returned = check.objective
+    problems = check.problems + (check.strict_problems if strict else ())
+    if check.computed is not None and returned is not None and abs(check.computed - returned) > tolerance:
+        problems += (f"reported objective {returned:g} but the returned decisions give {check.computed:g}",)
+    if problems:
+        return Verdict.fail(
+            "infeasible_solution",
+            "; ".join(problems),
+            returned_objective=returned,
+            recomputed_objective=check.computed,
+            extra=extra,
+            **common,
+        )
+    compared = check.computed if strict else check.objective
+    if compared is None:
+        return Verdict.fail(
+            "output_format", "no objective could be read or recomputed", extra=extra, **common
+        )
+    if abs(compared - expected) > tolerance:
+        return Verdict.fail(
+            "wrong_objective",
+            f"objective {compared:g} differs from the verified optimum {expected:g} "
+            f"(tolerance {tolerance:g})",
+            returned_objective=returned,
+            recomputed_objective=check.computed,
+            extra=extra,
+            **common,
+        )
+    return Verdict(
+        passed=True, returned_objective=returned, recomputed_objective=check.computed, extra=extra, **common
+    )
+
+
 def score_execution(
     execution: ExecutionResult,
     *,
@@ -116,14 +227,26 @@ def score_execution(
     instance: Mapping[str, Any],
     solution_ref: Mapping[str, Any],
     objective_only: bool,
+    scoring: str = DEFAULT_SCORING,
 ) -> Verdict:
     exec_info = {"outcome": str(execution.outcome), "wall_s": round(execution.wall_s, 4)}
     if execution.outcome is not Outcome.OK or execution.value is None:
         return Verdict.fail(str(execution.outcome), execution.error, execution=exec_info)
     result = normalize_result(execution.value)
-    expected_raw = solution_ref.get("objective_value")
-    expected = float(expected_raw) if isinstance(expected_raw, int | float) else None
+    expected = reference_objective(subcategory, instance, solution_ref)
     common: dict[str, Any] = {"valid_code": True, "execution": exec_info, "expected_objective": expected}
+    rules = official_schema(subcategory, instance)
+    if rules is not None and not objective_only and expected is not None:
+        return _score_with_official_rules(
+            execution.value,
+            rules,
+            subcategory=subcategory,
+            instance=instance,
+            expected=expected,
+            scoring=scoring,
+            common=common,
+        )
+    lenient = scoring == "official"
     status = str(result.get("status", "")).strip().lower()
     if str(solution_ref.get("status", "")).lower() == "infeasible":
         # feasibility-type instances: the only right answer is to say so
@@ -132,23 +255,34 @@ def score_execution(
         return Verdict.fail(
             "wrong_objective", f"the instance is infeasible; solve() reported {status!r}", **common
         )
-    if status in _FAILED_STATUSES and str(solution_ref.get("status", "")).lower() == "optimal":
+    status_counts = not lenient or subcategory == "maximum_flow"  # the official scorer reads it there only
+    if (
+        status_counts
+        and status in _FAILED_STATUSES
+        and str(solution_ref.get("status", "")).lower() == "optimal"
+    ):
         return Verdict.fail(
             "wrong_objective",
             f"solve() reported status {status!r}, but the instance has an optimum",
             **common,
         )
     key, returned, problem = read_objective(result)
+    validator = None if objective_only else get_subcategory(subcategory)
+    check = None
+    if problem is not None and lenient and key is None and validator is not None:
+        with contextlib.suppress(Exception):  # an unreadable answer is reported below
+            check = validator.check_solution(instance, result)
+        if check is not None and check.objective is not None:  # the official fallback
+            key, returned, problem = "recomputed", check.objective, None
     if problem is not None:
         return Verdict.fail("output_format", problem, **common)
     assert returned is not None
     tolerance = tolerance_for(subcategory)
     extra: dict[str, Any] = {"objective_key": key, "tolerance": tolerance}
     recomputed: float | None = None
-    validator = None if objective_only else get_subcategory(subcategory)
     if validator is not None:
         try:
-            check = validator.check_solution(instance, result)
+            check = check or validator.check_solution(instance, result)
         except Exception as exc:
             # the validator reads the reference solution: if that works, the answer is unreadable
             validator.check_solution(instance, normalize_result(solution_ref))

@@ -11,6 +11,15 @@ Settings (``--setting``):
 - ``verified_extraction``: Stage 2 first; a matching extraction becomes the payload of a Stage-1
   contract answer; a non-matching one makes the case not evaluable (a skip, never a failure).
 
+Scoring (``--scoring``): ``strict`` (default) or ``official`` (the official release's verdicts,
+:mod:`benchmark.suites.mmopt.official`); the run manifest and summary say which mode scored.
+
+The oracle answers with the package's reference model and ``solve()`` code when that code is
+self-contained (our packages). The official release's ``solver_ref.py`` files are scripts that read
+``instance_data.json`` from the package, which the sandbox hides; for such a package (or one
+without a reference solver) the oracle's ``solve()`` returns the package's ``solution_ref.json``,
+which checks that the reference solution scores as correct; the manifest and each record say so.
+
 Each model request of a case is keyed by its interaction, ``<instance>/<interaction>/s<N>`` with
 the interaction ``stage1``, ``stage2``, ``oracle_reading`` or ``verified_extraction``: the Stage-1
 request of a ``two_stage`` case is the very request of the ``stage1`` case (so replay files and the
@@ -23,13 +32,14 @@ from __future__ import annotations
 import argparse
 import ast
 import dataclasses
+import json
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from adapters.base import AdapterError, OracleUnavailable
+from adapters.base import AdapterError
 from benchmark.cases import Case, InstanceRef
 from benchmark.messages import Message
 from benchmark.reporting.render import Table
@@ -39,6 +49,7 @@ from benchmark.suites.mmopt import commands
 from benchmark.suites.mmopt import package as packages
 from benchmark.suites.mmopt.attribution import classify_artifact
 from benchmark.suites.mmopt.attribution_tables import OFFICIAL_SETTINGS, SETTINGS, attribution_tables
+from benchmark.suites.mmopt.official import DEFAULT_SCORING, SCORING_MODES
 from benchmark.suites.mmopt.prompts import oracle_response, payload_messages, stage1_messages
 from benchmark.suites.mmopt.response import parse_stage1
 from benchmark.suites.mmopt.scoring import score_execution
@@ -78,28 +89,48 @@ _FIXTURES = commands.DEFAULT_ROOT
 _FILE_READS = ("instance_data.json", "solution_ref.json", "open(", "Path(", "json.load(")
 
 
-def _oracle_answer(package: packages.Package) -> str:
-    """The reference answer, or a per-case explanation of why the reference cannot run sandboxed."""
-    where = package.directory / "ground_truth/solver_ref.py"
+#: How the oracle answers a package whose reference solver cannot run in the sandbox.
+ORACLE_FROM_SOLUTION = (
+    "returns ground_truth/solution_ref.json from solve() when the package's solver_ref.py is "
+    "missing or reads package files (the official release's scripts do)"
+)
+
+
+def _self_contained_solver(package: packages.Package) -> str | None:
+    """Why the package's reference solver cannot answer inside the sandbox, or None if it can."""
+    if not package.solver_ref.strip():
+        return "the package has no ground_truth/solver_ref.py"
     try:
         tree = ast.parse(package.solver_ref)
     except SyntaxError as exc:
-        raise OracleUnavailable(
-            f"{where}: reference solver does not parse ({exc.msg}, line {exc.lineno})"
-        ) from None
-    solve = next(
-        (n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "solve"),
-        None,
-    )
+        return f"the reference solver does not parse ({exc.msg}, line {exc.lineno})"
+    solve = next((n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "solve"), None)
     if solve is None or len(solve.args.args) > len(solve.args.defaults):
-        raise OracleUnavailable(f"{where}: reference solver has no top-level no-argument solve()")
+        return "the reference solver has no top-level no-argument solve()"
     reads = [token for token in _FILE_READS if token in package.solver_ref]
     if reads:
-        raise OracleUnavailable(
-            f"{where}: reference solver reads files from the package ({', '.join(reads)}); generated code "
-            "runs in a sandbox that hides the package, so the oracle cannot answer this case"
-        )
-    return oracle_response(package)
+        return f"the reference solver reads files from the package ({', '.join(reads)})"
+    return None
+
+
+def solution_answer(package: packages.Package, reason: str) -> str:
+    """A Stage-1 contract answer whose ``solve()`` returns the package's reference solution."""
+    literal = json.dumps(package.solution_ref, sort_keys=True)
+    model = package.math_model.strip() or f"The verified reference solution of {package.instance_id}."
+    return (
+        f"ASSUMPTIONS\nThe reference solution is returned as recorded ({reason}).\n\n"
+        f"MATHEMATICAL_MODEL\n{model}\n\n"
+        f"PYTHON_CODE\nimport json\n\n\ndef solve():\n    return json.loads({literal!r})\n"
+    )
+
+
+def _oracle_answer(package: packages.Package, note: dict[str, str]) -> str:
+    """The reference answer: the package's model and solver, or its reference solution (noted)."""
+    reason = _self_contained_solver(package)
+    if reason is None:
+        return oracle_response(package)
+    note["oracle_answer"] = f"solution_ref.json ({reason})"
+    return solution_answer(package, reason)
 
 
 def _interaction(context: CaseContext, interaction: str) -> CaseContext:
@@ -122,11 +153,24 @@ class MMOptSuite:
     )
     failure_categories: tuple[str, ...] = FAILURE_CATEGORIES
 
+    scoring: str = DEFAULT_SCORING
+
     def add_options(self, group: pytest.OptionGroup) -> None:
-        """Settings are chosen with the harness's ``--setting``; nothing else to add."""
+        """Settings are chosen with the harness's ``--setting``; scoring with ``--scoring``."""
+        group.addoption(
+            "--scoring",
+            choices=SCORING_MODES,
+            default=DEFAULT_SCORING,
+            help="mmopt scoring rules: strict (default, the project's checks) or official (the "
+            "official release's verdicts; differences listed in the README)",
+        )
 
     def configure(self, config: pytest.Config) -> None:
-        """Nothing to read."""
+        self.scoring = str(config.getoption("--scoring", default=DEFAULT_SCORING) or DEFAULT_SCORING)
+
+    def run_info(self) -> dict[str, str]:
+        """What the run manifest and summary record about how this suite scored."""
+        return {"scoring": self.scoring, "oracle_for_unrunnable_references": ORACLE_FROM_SOLUTION}
 
     def add_commands(self, add_command: Callable[..., argparse.ArgumentParser]) -> None:
         commands.add_commands(add_command)
@@ -149,11 +193,19 @@ class MMOptSuite:
     def evaluate(self, case: Case, context: CaseContext) -> Verdict:
         if case.setting not in self.settings:
             raise ValueError(f"mmopt has no setting {case.setting!r}; choose from {', '.join(self.settings)}")
-        package = packages.load_package(case.instance)
-        oracle = lambda: _oracle_answer(package)  # noqa: E731 - the reference travels as a callable
+        package = packages.load_package(case.instance, packages.SETTING_FILES[case.setting])
+        note: dict[str, str] = {"scoring": self.scoring}
+        oracle = lambda: _oracle_answer(package, note)  # noqa: E731 - the reference travels as a callable
+        verdict = self._evaluate(case, context, package, oracle)
+        verdict.extra.update(note)
+        return verdict
+
+    def _evaluate(
+        self, case: Case, context: CaseContext, package: packages.Package, oracle: Callable[[], str]
+    ) -> Verdict:
         if case.setting in ("stage1", "two_stage"):
             messages = stage1_messages(package, case_id=package.instance_id)
-            verdict = _answer(package, _interaction(context, "stage1"), messages, oracle)
+            verdict = self._answer(package, _interaction(context, "stage1"), messages, oracle)
             if case.setting == "two_stage" and not verdict.passed:
                 check = _stage2(package, _interaction(context, "stage2"))
                 verdict.extra["stage2"] = check.as_record()
@@ -161,16 +213,25 @@ class MMOptSuite:
             return verdict
         if case.setting == "oracle_reading":
             messages = payload_messages(package, package.instance_id, public_record(package))
-            return _answer(package, _interaction(context, "oracle_reading"), messages, oracle)
+            return self._answer(package, _interaction(context, "oracle_reading"), messages, oracle)
         check = _stage2(package, _interaction(context, "stage2"))
         if check.status != "matched" or check.structured_instance is None:
             reason = "; ".join(check.differences[:5]) if check.differences else check.detail
             detail = f"the Stage-2 extraction is {check.status} ({reason})"
             raise NotEvaluable(detail, {"stage2": check.as_record()})
         messages = payload_messages(package, package.instance_id, check.structured_instance)
-        verdict = _answer(package, _interaction(context, "verified_extraction"), messages, oracle)
+        verdict = self._answer(package, _interaction(context, "verified_extraction"), messages, oracle)
         verdict.extra["stage2"] = check.as_record()
         return verdict
+
+    def _answer(
+        self,
+        package: packages.Package,
+        context: CaseContext,
+        messages: Sequence[Message],
+        reference: Callable[[], str],
+    ) -> Verdict:
+        return _answer(package, context, messages, reference, self.scoring)
 
 
 def _answer(
@@ -178,6 +239,7 @@ def _answer(
     context: CaseContext,
     messages: Sequence[Message],
     reference: Callable[[], str],
+    scoring: str,
 ) -> Verdict:
     """Ask for a Stage-1 contract answer, run it and score it; a failure gets its Table-9 class."""
     completion = context.complete(messages, reference=reference)
@@ -197,6 +259,7 @@ def _answer(
             instance=package.instance_data,
             solution_ref=package.solution_ref,
             objective_only=context.objective_only,
+            scoring=scoring,
         )
         verdict.extra.update(notes)
         value = execution.value

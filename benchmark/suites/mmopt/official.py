@@ -1,0 +1,106 @@
+"""The official release's scoring rules, per subcategory, and the two scoring modes.
+
+Each subcategory folder may hold an ``official.py`` module (found here by folder, nothing to
+register) that reads the official release's ``instance_data.json`` schema and checks a returned
+answer as the official scorer does. It exposes:
+
+- ``reads(instance) -> bool``: whether ``instance`` is in the official schema of the subcategory;
+- ``check(output, instance, tolerance) -> OfficialCheck``: the official feasibility verdict on the
+  raw returned dict, the objective the official scorer compares, the objective recomputed from the
+  decisions, and the findings only ``strict`` mode acts on;
+- ``REFERENCE_KEYS``: where the verified optimum is read in ``solution_ref.json``, in order;
+- ``OPTIONAL_KEYS``: instance keys the check may look up that an official instance may lack
+  (the parity test fails when a check reads any other absent key).
+
+Modes (``--scoring``): ``official`` reproduces the official verdict; ``strict`` (default) adds the
+project's stricter checks, listed per subcategory in the README.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+from types import ModuleType
+from typing import Any
+
+from benchmark.suites.mmopt import subcategories
+
+SCORING_MODES: tuple[str, ...] = ("strict", "official")
+DEFAULT_SCORING = "strict"
+
+
+@dataclass(frozen=True)
+class OfficialCheck:
+    """One answer checked under the official rules.
+
+    ``objective`` is what the official scorer compares with the optimum (the reported objective
+    when one is readable, else the recomputed one); ``computed`` is recomputed from the decisions
+    alone. ``problems`` make the answer infeasible in both modes; ``strict_problems`` are the
+    project's deliberate additions and count only in ``strict`` mode."""
+
+    feasible: bool
+    objective: float | None
+    computed: float | None
+    problems: tuple[str, ...] = ()
+    strict_problems: tuple[str, ...] = ()
+
+
+def make_check(
+    problems: list[str],
+    reported: float | None,
+    computed: float | None,
+    strict_problems: list[str] | None = None,
+) -> OfficialCheck:
+    """The usual ending of an official check: feasible when nothing is wrong, the reported
+    objective standing for the answer when there is one."""
+    return OfficialCheck(
+        feasible=not problems,
+        objective=reported if reported is not None else computed,
+        computed=computed,
+        problems=tuple(problems[:10]),
+        strict_problems=tuple((strict_problems or [])[:10]),
+    )
+
+
+def infeasible(problem: str) -> OfficialCheck:
+    return OfficialCheck(feasible=False, objective=None, computed=None, problems=(problem,))
+
+
+@cache
+def _rules() -> dict[str, ModuleType]:
+    found: dict[str, ModuleType] = {}
+    for info in sorted(pkgutil.iter_modules(subcategories.__path__), key=lambda m: m.name):
+        if not info.ispkg:
+            continue
+        folder = importlib.import_module(f"{subcategories.__name__}.{info.name}")
+        subcategory = getattr(folder, "SUBCATEGORY", None)
+        if subcategory is None:
+            continue
+        try:
+            module = importlib.import_module(f"{subcategories.__name__}.{info.name}.official")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"{subcategories.__name__}.{info.name}.official":
+                raise
+            continue
+        found[subcategory.name] = module
+    return found
+
+
+def official_rules(subcategory: str) -> ModuleType | None:
+    """The subcategory's ``official`` module, or None when its folder has none."""
+    return _rules().get(subcategory)
+
+
+def official_schema(subcategory: str, instance: Mapping[str, Any]) -> ModuleType | None:
+    """The subcategory's official rules when ``instance`` is in the official schema, else None.
+
+    Our generated packages still use the project's earlier schema, which marks every instance with
+    a top-level ``problem`` key that no official instance has; they keep the project's validators
+    until they are regenerated in the official schema."""
+    rules = official_rules(subcategory)
+    if rules is None or "problem" in instance or not rules.reads(instance):
+        return None
+    return rules

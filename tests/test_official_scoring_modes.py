@@ -1,0 +1,123 @@
+"""Every deliberate difference between ``--scoring=strict`` and ``--scoring=official`` listed in
+the README, shown on the shipped official sample: the same answer, the two verdicts."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from benchmark.sandbox import ExecutionResult, Outcome, SandboxKind
+from benchmark.suites.mmopt.package import SETTING_FILES, Package, discover, load_package
+from benchmark.suites.mmopt.scoring import score_execution
+from benchmark.verdict import Verdict
+
+SAMPLE = Path(__file__).parent / "data" / "official_mmopt"
+OBJECTIVE_KEYS = ("objective_value", "objective_exact", "objective", "total_cost")
+
+
+def _package(instance_id: str) -> Package:
+    ref = next(r for r in discover(SAMPLE) if r.path[-1] == instance_id)
+    return load_package(ref, SETTING_FILES["stage1"])
+
+
+def _verdicts(
+    instance_id: str, change: Callable[[dict[str, Any], dict[str, Any]], None]
+) -> dict[str, Verdict]:
+    package = _package(instance_id)
+    answer, instance = copy.deepcopy(package.solution_ref), copy.deepcopy(package.instance_data)
+    change(answer, instance)
+    ran = ExecutionResult(
+        outcome=Outcome.OK, value=answer, stdout="", error="", wall_s=0.0, sandbox=SandboxKind.SUBPROCESS
+    )
+    return {
+        mode: score_execution(
+            ran,
+            subcategory=package.subcategory,
+            instance=instance,
+            solution_ref=package.solution_ref,
+            objective_only=False,
+            scoring=mode,
+        )
+        for mode in ("official", "strict")
+    }
+
+
+def _failure_status(answer: dict[str, Any], instance: dict[str, Any]) -> None:
+    answer["status"] = "infeasible"
+
+
+def _no_objective(answer: dict[str, Any], instance: dict[str, Any]) -> None:
+    for key in OBJECTIVE_KEYS:
+        answer.pop(key, None)
+
+
+def _unknown_arc(answer: dict[str, Any], instance: dict[str, Any]) -> None:
+    answer["flows"]["1_9"] = 0
+
+
+def _flow_on_uninstalled_arc(answer: dict[str, Any], instance: dict[str, Any]) -> None:
+    answer["installation_indicator"]["e5"] = 0
+    answer["installed_arc_ids"].remove("e5")
+
+
+def _disagreeing_path(answer: dict[str, Any], instance: dict[str, Any]) -> None:
+    answer["optimal_path"] = [1, 2, 4, 6, 7]
+
+
+def _inventory_off_storage(answer: dict[str, Any], instance: dict[str, Any]) -> None:
+    answer["inventory_by_node"]["2"] = {"t1": 0, "t2": 0, "t3": 0}
+
+
+def _budget_lowered(answer: dict[str, Any], instance: dict[str, Any]) -> None:
+    instance["structural_extension"]["budget_limit"] = 60.0
+
+
+def _unknown_task(answer: dict[str, Any], instance: dict[str, Any]) -> None:
+    answer["assignments"]["T99"] = "A1"
+
+
+def _unknown_demand_point(answer: dict[str, Any], instance: dict[str, Any]) -> None:
+    answer["assignments"]["D99"] = "F3"
+
+
+@pytest.mark.parametrize(
+    ("instance_id", "change", "strict_category"),
+    [
+        ("mcf_m_002", _failure_status, "wrong_objective"),
+        ("ba_e_001", _no_objective, "output_format"),
+        ("mcf_m_002", _unknown_arc, "infeasible_solution"),
+        ("cnd_e_001", _flow_on_uninstalled_arc, "infeasible_solution"),
+        ("rcsp_e_001", _disagreeing_path, "infeasible_solution"),
+        ("tempnf_e_001", _inventory_off_storage, "infeasible_solution"),
+        ("fl_h__004", _budget_lowered, "infeasible_solution"),
+        ("gap_h_009", _unknown_task, "infeasible_solution"),
+        ("pmc_e_004", _unknown_demand_point, "infeasible_solution"),
+    ],
+    ids=lambda value: getattr(value, "__name__", str(value)),
+)
+def test_strict_rejects_what_official_accepts(
+    instance_id: str, change: Callable, strict_category: str
+) -> None:
+    verdicts = _verdicts(instance_id, change)
+    assert verdicts["official"].passed, verdicts["official"].detail
+    assert not verdicts["strict"].passed and verdicts["strict"].category == strict_category
+
+
+def test_strict_reads_top_level_keys_beside_a_nested_solution() -> None:
+    def split(answer: dict[str, Any], instance: dict[str, Any]) -> None:
+        objective = answer.pop("objective_value")
+        answer.pop("objective_exact")
+        answer["solution"] = {"objective_value": objective}
+
+    verdicts = _verdicts("ba_e_001", split)
+    assert not verdicts["official"].passed and verdicts["official"].category == "infeasible_solution"
+    assert verdicts["strict"].passed, verdicts["strict"].detail
+
+
+def test_maximum_flow_status_counts_in_both_modes() -> None:
+    verdicts = _verdicts("mf_e_001", _failure_status)
+    assert not verdicts["official"].passed and not verdicts["strict"].passed
