@@ -106,3 +106,22 @@ def test_generation_refuses_an_inconsistent_draw(monkeypatch: pytest.MonkeyPatch
     monkeypatch.setitem(ode.CONSTRUCTS, "first_order_equation", (with_unused_number,))
     with pytest.raises(build.GenerationError, match=r"number 271\.5"):
         build.ode_case("first_order_equation", 0)
+
+
+def test_a_naive_reading_that_gets_the_answer_fails_the_nontriviality_check() -> None:
+    record = build.optimization_case("complex_lp", 8)  # the delivery tour
+    assert record["construct"] == "delivery_tour" and consistency.check_nontrivial(record) == []
+    assert record["nontriviality"]["no_subtour_elimination"] < float(record["Answer"])
+    bad = {**record, "nontriviality": {**record["nontriviality"], "lp_relaxation": float(record["Answer"])}}
+    assert consistency.check_nontrivial(bad) == [
+        f"the naive reading 'lp_relaxation' gives the answer too ({float(record['Answer']):g})"
+    ]
+
+
+def test_complex_cases_are_at_the_public_level() -> None:
+    records = _records("complex_lp.jsonl")
+    assert len({r["construct"] for r in records}) >= 15
+    for record in records:
+        if record["method"] == "MILP":
+            assert "lp_relaxation" in record["nontriviality"], record["id"]
+        assert record["nontriviality"], f"{record['construct']} declares no naive reading"

@@ -48,11 +48,12 @@ class MamoSuite:
     settings: tuple[str, ...] = ("fewshot",)
     default_setting = "fewshot"
     official_settings: tuple[str, ...] = ("fewshot",)
-    labels: tuple[str, ...] = ("family", "subcategory", "difficulty", "instance_id", "file")
+    labels: tuple[str, ...] = ("family", "subcategory", "difficulty", "needs", "instance_id", "file")
     groupings: tuple[Grouping, ...] = (
         Grouping("family"),
         Grouping("subcategory"),
         Grouping("difficulty", order=("easy", "medium", "hard")),
+        Grouping("needs", order=("direct",), markers=False),
     )
     failure_categories: tuple[str, ...] = (*EXECUTION_CATEGORIES, "wrong_objective")
 

@@ -15,6 +15,7 @@ import filecmp
 import hashlib
 import io
 import json
+import math
 import random
 import sys
 import tempfile
@@ -26,12 +27,14 @@ from benchmark.suites.mamo.comparison import answers_match
 from benchmark.suites.mamo.dataset import MANIFEST, TYPES
 from benchmark.suites.mamo.execution import last_number
 from benchmark.suites.mamo.generation import consistency, ode, optimization
-from benchmark.suites.mamo.generation.linear_model import NotOptimal
+from benchmark.suites.mamo.generation.linear_model import LinearModel, NotOptimal, optimum_or_none, relaxation
 from benchmark.suites.mamo.generation.linear_model import solve as solve_model
+from benchmark.suites.mamo.generation.lp_problem import OptProblem
+from benchmark.suites.mamo.generation.sizes import construct_table
 from benchmark.suites.mamo.generation.text import agree, answer_string, precision_sentence
 
 DATASET = "optbench-mamo"
-VERSION = "1.2.0"
+VERSION = "2.0.0"
 BASE_SEED = 20240503
 #: Cases per type: at least 200 ODE and 300 optimization cases, in roughly the paper's proportions.
 COUNTS: dict[str, int] = {
@@ -39,7 +42,7 @@ COUNTS: dict[str, int] = {
     "second_order_equation": 70,
     "system_equation": 40,
     "easy_lp": 200,
-    "complex_lp": 110,
+    "complex_lp": 176,
 }
 _ATTEMPTS = 200
 DEFAULT_OUT = Path(__file__).resolve().parents[4] / "fixtures" / "mamo"
@@ -125,6 +128,19 @@ def ode_case(kind: str, index: int, base_seed: int = BASE_SEED) -> dict[str, Any
     )
 
 
+def _naive_answers(problem: OptProblem, kind: str) -> dict[str, float | None]:
+    """What each naive reading answers (None: that model has no optimum); complex cases with integer
+    variables always include the LP relaxation."""
+    naive: dict[str, LinearModel | float] = dict(problem.naive)
+    if kind == "complex_lp" and problem.model.is_mip:
+        naive.setdefault("lp_relaxation", relaxation(problem.model))
+    values = {
+        name: optimum_or_none(item) if isinstance(item, LinearModel) else float(item)
+        for name, item in naive.items()
+    }
+    return {name: v if v is not None and math.isfinite(v) else None for name, v in values.items()}
+
+
 def optimization_case(kind: str, index: int, base_seed: int = BASE_SEED) -> dict[str, Any]:
     constructs = optimization.CONSTRUCTS[kind]
     construct = constructs[index % len(constructs)]
@@ -140,6 +156,9 @@ def optimization_case(kind: str, index: int, base_seed: int = BASE_SEED) -> dict
             continue
         # A whole number only where the decisions are whole: a continuous optimum keeps two decimals.
         decimals = 0 if problem.model.is_mip and abs(value - round(value)) < 1e-6 else 2
+        naive = _naive_answers(problem, kind)
+        if any(v is not None and answers_match(v, answer_string(value, decimals)) for v in naive.values()):
+            continue  # a naive model would get this draw right: not a test of modelling
         question = agree(problem.question)
         record = {
             "Question": f"{question} {precision_sentence(decimals, rng)}",
@@ -154,6 +173,8 @@ def optimization_case(kind: str, index: int, base_seed: int = BASE_SEED) -> dict
             "seed": seed,
             "reference": text,
             "unit": consistency.asked_unit(question),
+            "needs": list(problem.needs),
+            "nontriviality": {name: None if v is None else float(f"{v:.10g}") for name, v in naive.items()},
         }
         return _consistent(record, kind, index)
     raise GenerationError(
@@ -201,7 +222,12 @@ def main(argv: list[str] | None = None) -> int:
         "--out", type=Path, default=DEFAULT_OUT, help="dataset folder (default fixtures/mamo)"
     )
     parser.add_argument("--check", action="store_true", help="regenerate and compare instead of writing")
+    parser.add_argument("--stats", action="store_true", help="print the per-construct size tables instead")
     args = parser.parse_args(argv)
+    if args.stats:
+        for kind in COUNTS:
+            print(f"\n{kind}\n\n{construct_table(args.out, kind)}")
+        return 0
     if args.check:
         differing = check(args.out)
         print("identical" if not differing else f"differs: {', '.join(differing)}")

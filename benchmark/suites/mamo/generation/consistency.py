@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from benchmark.suites.mamo.comparison import answer_decimals
+from benchmark.suites.mamo.comparison import answer_decimals, answers_match
 
 #: A number as the question text writes it: not part of a word (``x1``) or of another number.
 _NUMBER = re.compile(r"(?<![\w.^])-?\d+(?:\.\d+)?(?![\w.]*[A-Za-z_])")
@@ -243,12 +243,22 @@ def check_render(record: dict[str, Any]) -> list[str]:
     return found
 
 
+def check_nontrivial(record: dict[str, Any]) -> list[str]:
+    """No naive reading (an LP relaxation, a model without subtour cuts, one capacity) gets it right."""
+    return [
+        f"the naive reading {name!r} gives the answer too ({value:g})"
+        for name, value in record.get("nontriviality", {}).items()
+        if value is not None and answers_match(value, record["Answer"])
+    ]
+
+
 CHECKS: dict[str, Callable[[dict[str, Any]], list[str]]] = {
     "numbers": check_numbers,
     "rounding": check_rounding,
     "units": check_units,
     "conservation": check_conservation,
     "render": check_render,
+    "nontrivial": check_nontrivial,
 }
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 import tempfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import highspy
@@ -157,3 +157,21 @@ def solve(model: LinearModel) -> tuple[str, float, dict[str, float]]:
     if abs(first - second) > AGREEMENT * max(1.0, abs(first)):
         raise NotOptimal(f"solvers disagree: {values}")
     return text, first, values
+
+
+def relaxation(model: LinearModel) -> LinearModel:
+    """The same model with every integrality requirement dropped (binaries keep their 0-1 bounds)."""
+    return LinearModel(
+        model.sense,
+        dict(model.objective),
+        [replace(v, integer=False) for v in model.variables],
+        list(model.constraints),
+    )
+
+
+def optimum_or_none(model: LinearModel) -> float | None:
+    """HiGHS's optimum of ``model``, or None when it has none (infeasible, unbounded)."""
+    try:
+        return solve_lp_text(to_lp(model))
+    except NotOptimal:
+        return None

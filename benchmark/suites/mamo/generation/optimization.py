@@ -9,31 +9,14 @@ optima, which the question then asks for as a whole number.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any
 
+from benchmark.suites.mamo.generation import complex_lp
 from benchmark.suites.mamo.generation.linear_model import LinearModel
+from benchmark.suites.mamo.generation.lp_problem import OptProblem, capital, listing, table
 from benchmark.suites.mamo.generation.text import num
-
-
-@dataclass
-class OptProblem:
-    construct: str
-    domain: str
-    question: str
-    model: LinearModel
-    parameters: dict[str, Any] = field(default_factory=dict)
-
-
-def _listing(items: list[str]) -> str:
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
-
-
-def _money(rng: random.Random, low: float, high: float) -> float:
-    return round(rng.uniform(low, high), rng.choice((0, 1, 2)))
-
 
 # ----------------------------------------------------------------------------- easy
 
@@ -76,9 +59,9 @@ def product_mix(rng: random.Random) -> OptProblem:
         model.add_variable(f"x{i + 1}", integer=True)
     for r in range(used):
         model.add_constraint(f"r{r + 1}", {f"x{i + 1}": a[r][i] for i in range(2)}, "<=", capacity[r])
-    needs = _listing([f"{a[r][0]} {resources[r]}" for r in range(used)])
-    needs2 = _listing([f"{a[r][1]} {resources[r]}" for r in range(used)])
-    limits = _listing([f"{capacity[r]} {resources[r]}" for r in range(used)])
+    needs = listing([f"{a[r][0]} {resources[r]}" for r in range(used)])
+    needs2 = listing([f"{a[r][1]} {resources[r]}" for r in range(used)])
+    limits = listing([f"{capacity[r]} {resources[r]}" for r in range(used)])
     question = (
         f"A small producer makes {items[0]} and {items[1]}. Each of the {items[0]} "
         f"needs {needs}; each of the "
@@ -130,10 +113,10 @@ def two_ingredient_blend(rng: random.Random) -> OptProblem:
     question = (
         f"You are mixing {what} from {goods[0]} and {goods[1]}, bought by the unit and usable in fractional "
         f"amounts. One unit of {goods[0]} costs {num(cost[0])} dollars and provides "
-        f"{_listing([f'{content[r][0]} {nutrients[r]}' for r in range(used)])}; one unit of {goods[1]} costs "
+        f"{listing([f'{content[r][0]} {nutrients[r]}' for r in range(used)])}; one unit of {goods[1]} costs "
         f"{num(cost[1])} dollars and provides "
-        f"{_listing([f'{content[r][1]} {nutrients[r]}' for r in range(used)])}. "
-        f"The mix must contain at least {_listing([f'{need[r]} {nutrients[r]}' for r in range(used)])}. "
+        f"{listing([f'{content[r][1]} {nutrients[r]}' for r in range(used)])}. "
+        f"The mix must contain at least {listing([f'{need[r]} {nutrients[r]}' for r in range(used)])}. "
         "What is the lowest possible cost of the mix, in dollars?"
     )
     return OptProblem(
@@ -244,19 +227,20 @@ def power_dispatch(rng: random.Random) -> OptProblem:
 # ----------------------------------------------------------------------------- complex
 
 
-def _capital(name: str) -> str:
-    """``"depot A"`` → ``"Depot A"``: only the first letter changes (``str.capitalize`` lowers the rest)."""
-    return name[:1].upper() + name[1:]
-
-
-def _table(row_names: list[str], column_names: list[str], values: list[list[float]]) -> str:
-    return "\n".join(
-        f"- {row}: " + ", ".join(f"{c} = {num(v)}" for c, v in zip(column_names, vals, strict=True))
-        for row, vals in zip(row_names, values, strict=True)
-    )
+def _greedy_shipping(supply: list[int], demand: list[int], cost: list[list[int | None]]) -> float:
+    """The cheapest-route-first heuristic a hurried planner would use (not optimal in general)."""
+    left, need, total = list(supply), list(demand), 0.0
+    cells = sorted((c, i, j) for i, row in enumerate(cost) for j, c in enumerate(row) if c is not None)
+    for c, i, j in cells:
+        amount = min(left[i], need[j])
+        left[i] -= amount
+        need[j] -= amount
+        total += amount * c
+    return total if not any(need) else math.inf
 
 
 def transportation(rng: random.Random) -> OptProblem:
+    """Sources to sinks over the routes that exist; the cheapest-route-first plan must not be optimal."""
     domain, source, sink, good = rng.choice(
         [
             ("business", "warehouse", "store", "crates"),
@@ -264,35 +248,57 @@ def transportation(rng: random.Random) -> OptProblem:
             ("manufacturing", "factory", "distribution centre", "pallets"),
         ]
     )
-    m, n = rng.randint(2, 4), rng.randint(3, 5)
+    m, n = rng.randint(3, 5), rng.randint(4, 7)
     demand = [rng.randint(20, 120) for _ in range(n)]
     supply = [rng.randint(30, 150) for _ in range(m)]
-    while sum(supply) < sum(demand):
+    while sum(supply) < sum(demand) + 20:
         supply[rng.randrange(m)] += 20
-    cost = [[rng.randint(2, 30) for _ in range(n)] for _ in range(m)]
-    sources = [f"{_capital(source)} {chr(65 + i)}" for i in range(m)]
+    cost: list[list[int | None]] = [
+        [rng.randint(2, 30) if rng.random() > 0.15 else None for _ in range(n)] for _ in range(m)
+    ]
+    sources = [f"{capital(source)} {chr(65 + i)}" for i in range(m)]
     sinks = [f"{sink} {j + 1}" for j in range(n)]
-    model = LinearModel("Minimize", {f"x_{i}_{j}": cost[i][j] for i in range(m) for j in range(n)})
+    routes = [(i, j) for i in range(m) for j in range(n) if cost[i][j] is not None]
+    model = LinearModel("Minimize", {f"x_{i}_{j}": cost[i][j] for i, j in routes})
+    for i, j in routes:
+        model.add_variable(f"x_{i}_{j}")
     for i in range(m):
-        for j in range(n):
-            model.add_variable(f"x_{i}_{j}")
-    for i in range(m):
-        model.add_constraint(f"supply_{i}", {f"x_{i}_{j}": 1 for j in range(n)}, "<=", supply[i])
+        model.add_constraint(
+            f"supply_{i}", {f"x_{i}_{j}": 1 for j in range(n) if (i, j) in routes}, "<=", supply[i]
+        )
     for j in range(n):
-        model.add_constraint(f"demand_{j}", {f"x_{i}_{j}": 1 for i in range(m)}, ">=", demand[j])
+        model.add_constraint(
+            f"demand_{j}", {f"x_{i}_{j}": 1 for i in range(m) if (i, j) in routes}, ">=", demand[j]
+        )
+    rows = "\n".join(
+        f"- {sources[i]}: "
+        + ", ".join(f"{sinks[j]} = {'no route' if cost[i][j] is None else cost[i][j]}" for j in range(n))
+        for i in range(m)
+    )
     question = (
-        f"{_listing(sources)} can ship at most {_listing([str(s) for s in supply])} {good} respectively. "
-        f"{_listing([_capital(s) for s in sinks])} need at least {_listing([str(d) for d in demand])} "
-        f"{good} "
-        f"respectively. Shipping one unit costs (in dollars):\n{_table(sources, sinks, cost)}\n"
+        f"A regional supplier moves {good} from its {m} {source}s to {n} {sink}s each week. The planner "
+        "has to decide how much each site sends to each destination; amounts may be fractional and a "
+        "destination may be served by several sites. "
+        f"{listing(sources)} can ship at most {listing([str(v) for v in supply])} {good} respectively, and "
+        f"{listing([capital(v) for v in sinks])} need at least {listing([str(d) for d in demand])} {good} "
+        "respectively. Not every site can reach every destination: some routes do not exist because of "
+        "road restrictions or missing pipe connections. Shipping one unit along an existing route costs, "
+        f"in dollars:\n{rows}\n"
         "What is the minimum total shipping cost that meets every need, in dollars?"
     )
     return OptProblem(
-        "transportation", domain, question, model, {"supply": supply, "demand": demand, "cost": cost}
+        "transportation",
+        domain,
+        question,
+        model,
+        {"m": m, "n": n, "supply": supply, "demand": demand, "cost": cost},
+        naive={"cheapest_route_first": _greedy_shipping(supply, demand, cost)},
+        needs=("route_restrictions",),
     )
 
 
 def assignment(rng: random.Random) -> OptProblem:
+    """Tasks to agents with limited hours each: not a square assignment, so integrality matters."""
     domain, agents, tasks, measure = rng.choice(
         [
             ("business", "consultant", "client project", "hours"),
@@ -300,29 +306,41 @@ def assignment(rng: random.Random) -> OptProblem:
             ("daily_life", "flatmate", "weekly chore", "minutes"),
         ]
     )
-    n = rng.randint(4, 6)
-    time = [[rng.randint(5, 60) for _ in range(n)] for _ in range(n)]
-    rows = [f"{agents} {i + 1}" for i in range(n)]
+    m, n = rng.randint(3, 4), rng.randint(6, 9)
+    time = [[rng.randint(5, 60) for _ in range(n)] for _ in range(m)]
+    cost = [[rng.randint(10, 90) for _ in range(n)] for _ in range(m)]
+    limit = [round(sum(time[i]) / m * rng.uniform(0.9, 1.4)) for i in range(m)]
+    rows = [f"{agents} {i + 1}" for i in range(m)]
     columns = [f"{tasks} {chr(65 + j)}" for j in range(n)]
-    model = LinearModel("Minimize", {f"a_{i}_{j}": time[i][j] for i in range(n) for j in range(n)})
-    for i in range(n):
+    model = LinearModel("Minimize", {f"a_{i}_{j}": cost[i][j] for i in range(m) for j in range(n)})
+    for i in range(m):
         for j in range(n):
             model.add_variable(f"a_{i}_{j}", upper=1, integer=True)
-    for i in range(n):
-        model.add_constraint(f"agent_{i}", {f"a_{i}_{j}": 1 for j in range(n)}, "=", 1)
+    for i in range(m):
+        model.add_constraint(f"agent_{i}", {f"a_{i}_{j}": time[i][j] for j in range(n)}, "<=", limit[i])
     for j in range(n):
-        model.add_constraint(f"task_{j}", {f"a_{i}_{j}": 1 for i in range(n)}, "=", 1)
+        model.add_constraint(f"task_{j}", {f"a_{i}_{j}": 1 for i in range(m)}, "=", 1)
+    unit = "dollars"
     question = (
-        f"Each of {n} {agents}s must take exactly one of {n} {tasks}s, and each {tasks} "
-        f"needs exactly one {agents}. "
-        f"The time each would need, in {measure}:\n{_table([_capital(r) for r in rows], columns, time)}\n"
-        f"What is the smallest possible total time, in {measure}?"
+        f"There are {n} {tasks}s to hand out among {m} {agents}s. Each {tasks} must go to exactly one "
+        f"{agents} and cannot be split, while a {agents} may take several, as long as the time they take "
+        f"fits within that {agents}'s available {measure}: "
+        + listing([f"{limit[i]} for {rows[i]}" for i in range(m)])
+        + f". The time each {agents} would need for each {tasks}, in {measure}:\n"
+        f"{table([capital(r) for r in rows], columns, time)}\n"
+        f"Handing a {tasks} to a {agents} also has a cost, in {unit}:\n"
+        f"{table([capital(r) for r in rows], columns, cost)}\n"
+        f"What is the smallest possible total cost of an allocation that respects every {agents}'s "
+        f"available time, in {unit}?"
     )
-    return OptProblem("assignment", domain, question, model, {"n": n, "time": time})
+    parameters = {"m": m, "n": n, "time": time, "cost": cost, "limit": limit}
+    return OptProblem(
+        "assignment", domain, question, model, parameters, needs=("capacity_per_agent", "binary_decisions")
+    )
 
 
 def production_planning(rng: random.Random) -> OptProblem:
-    periods = rng.randint(3, 6)
+    periods = rng.randint(5, 9)
     demand = [rng.randint(50, 300) for _ in range(periods)]
     capacity = [rng.randint(100, 300) for _ in range(periods)]
     while sum(capacity) < sum(demand) + 20:
@@ -352,9 +370,13 @@ def production_planning(rng: random.Random) -> OptProblem:
         "dollars per unit"
         for t in range(periods)
     )
+    fits = all(d <= c for d, c in zip(demand, capacity, strict=True))
+    lot_for_lot = sum(d * c for d, c in zip(demand, cost, strict=True)) if fits else math.inf
     question = (
         f"A company plans how many {item} to produce over the next {periods} {period}s, "
-        "starting with no stock. "
+        "starting with no stock. Production costs change from one period to the next because of "
+        "energy prices and seasonal wages, so it can pay to build ahead of demand and store the "
+        "surplus, as long as each period's capacity is respected. "
         f"Each {period}'s demand must be met from that {period}'s production or from "
         "stock, and units kept in "
         f"stock from one {period} to the next cost {num(holding)} dollars per unit "
@@ -368,11 +390,13 @@ def production_planning(rng: random.Random) -> OptProblem:
         question,
         model,
         {"periods": periods, "demand": demand, "capacity": capacity, "cost": cost, "holding": holding},
+        naive={"make_to_order": lot_for_lot},
+        needs=("multi_period",),
     )
 
 
 def facility_location(rng: random.Random) -> OptProblem:
-    sites, customers = rng.randint(3, 4), rng.randint(4, 6)
+    sites, customers = rng.randint(4, 5), rng.randint(6, 8)
     fixed = [rng.randint(5, 30) * 100 for _ in range(sites)]
     capacity = [rng.randint(80, 200) for _ in range(sites)]
     demand = [rng.randint(20, 70) for _ in range(customers)]
@@ -402,20 +426,25 @@ def facility_location(rng: random.Random) -> OptProblem:
     names = [f"{site} {chr(65 + i)}" for i in range(sites)]
     clients = [f"{customer} {j + 1}" for j in range(customers)]
     question = (
-        f"A firm may open any of {sites} candidate {site}s. Opening costs are "
-        f"{_listing([f'{fixed[i]} dollars for {names[i]}' for i in range(sites)])}, "
-        f"and an open {site} can handle at most {_listing([str(c) for c in capacity])} units respectively. "
-        f"{_capital(_listing([f'{clients[j]} needs {demand[j]} units' for j in range(customers)]))}. "
-        f"Serving one unit costs (in dollars):\n{_table([_capital(n) for n in names], clients, cost)}\n"
+        f"A firm is reorganising its regional network and may open any of {sites} candidate {site}s; "
+        "a site that stays closed costs nothing and serves no one. Each open site pays its opening cost "
+        "once, however much it handles, and its throughput is limited. Every customer's need must be met "
+        f"in full this period. Opening costs are "
+        f"{listing([f'{fixed[i]} dollars for {names[i]}' for i in range(sites)])}, "
+        f"and an open {site} can handle at most {listing([str(c) for c in capacity])} units respectively. "
+        f"{capital(listing([f'{clients[j]} needs {demand[j]} units' for j in range(customers)]))}. "
+        f"Serving one unit costs (in dollars):\n{table([capital(n) for n in names], clients, cost)}\n"
         "Units may be split among open sites. What is the minimum total cost of opening "
         "and serving, in dollars?"
     )
     parameters = {"sites": sites, "fixed": fixed, "capacity": capacity, "demand": demand, "cost": cost}
-    return OptProblem("facility_location", domain, question, model, parameters)
+    return OptProblem(
+        "facility_location", domain, question, model, parameters, needs=("fixed_charge", "big_m")
+    )
 
 
 def capital_budgeting(rng: random.Random) -> OptProblem:
-    n = rng.randint(6, 9)
+    n = rng.randint(8, 12)
     value = [rng.randint(10, 90) for _ in range(n)]
     money = [rng.randint(5, 40) for _ in range(n)]
     staff = [rng.randint(1, 8) for _ in range(n)]
@@ -427,6 +456,8 @@ def capital_budgeting(rng: random.Random) -> OptProblem:
     model.add_constraint("staff", {f"p{i + 1}": staff[i] for i in range(n)}, "<=", people)
     a, b = rng.sample(range(n), 2)
     model.add_constraint("exclusive", {f"p{a + 1}": 1, f"p{b + 1}": 1}, "<=", 1)
+    c, d = rng.sample([i for i in range(n) if i not in (a, b)], 2)
+    model.add_constraint("depends", {f"p{c + 1}": 1, f"p{d + 1}": -1}, "<=", 0)
     domain, who, unit = rng.choice(
         [
             ("business", "company", "thousand dollars of net present value"),
@@ -439,27 +470,41 @@ def capital_budgeting(rng: random.Random) -> OptProblem:
         for i in range(n)
     )
     question = (
-        f"A {who} chooses among {n} projects, each funded fully or not at all. Values "
+        f"A {who} is drawing up next year's portfolio and chooses among {n} candidate projects. A project "
+        "is either funded in full or not at all, and its value only counts if it is carried out. "
+        "Money and people are both scarce: every chosen project uses its full cost from a single budget "
+        "and ties up its staff for the whole year, and no one works on two projects. Values "
         f"are in {unit}.\n{rows}\n"
-        f"The budget is {budget} thousand dollars and {people} staff are available; "
-        f"projects {a + 1} and {b + 1} "
-        f"cannot both be chosen. What is the largest total value, in {unit}?"
+        f"The budget is {budget} thousand dollars and {people} staff are available. Projects {a + 1} and "
+        f"{b + 1} compete for the same site, so they cannot both be chosen, and project {c + 1} builds on "
+        f"the results of project {d + 1}, so it can only be chosen if project {d + 1} is chosen too. "
+        f"What is the largest total value, in {unit}?"
     )
-    parameters = {"n": n, "value": value, "budget": budget, "people": people, "exclusive": [a + 1, b + 1]}
-    return OptProblem("capital_budgeting", domain, question, model, parameters)
+    parameters = {
+        "n": n,
+        "value": value,
+        "budget": budget,
+        "people": people,
+        "exclusive": [a + 1, b + 1],
+        "depends": [c + 1, d + 1],
+    }
+    return OptProblem(
+        "capital_budgeting", domain, question, model, parameters, needs=("logical_links", "binary_decisions")
+    )
 
 
 def max_flow(rng: random.Random) -> OptProblem:
-    inner = rng.randint(3, 5)
+    """A dense network (8-9 points, many links) whose bottleneck is inside, not at the source or sink."""
+    inner = rng.randint(6, 7)
     nodes = ["S", *[chr(65 + i) for i in range(inner)], "T"]
     arcs: dict[tuple[str, str], int] = {}
     for node in nodes[1:-1]:
-        arcs[("S", node)] = rng.randint(5, 40) if rng.random() < 0.8 else 0
-        arcs[(node, "T")] = rng.randint(5, 40) if rng.random() < 0.8 else 0
+        arcs[("S", node)] = rng.randint(15, 60) if rng.random() < 0.6 else 0
+        arcs[(node, "T")] = rng.randint(15, 60) if rng.random() < 0.6 else 0
     for x in nodes[1:-1]:
         for y in nodes[1:-1]:
-            if x < y and rng.random() < 0.5:
-                arcs[(x, y) if rng.random() < 0.5 else (y, x)] = rng.randint(3, 30)
+            if x < y and rng.random() < 0.7:
+                arcs[(x, y) if rng.random() < 0.5 else (y, x)] = rng.randint(3, 25)
     arcs = {k: v for k, v in arcs.items() if v > 0}
     model = LinearModel("Maximize", {f"f_{a}_{b}": 1 for (a, b) in arcs if a == "S"})
     for (a, b), cap in arcs.items():
@@ -500,18 +545,28 @@ def max_flow(rng: random.Random) -> OptProblem:
     )
     links = "\n".join(f"- from {a} to {b}: at most {cap}" for (a, b), cap in arcs.items())
     question = (
-        f"In {what}, flow moves from {source} through junctions {_listing(nodes[1:-1])} "
-        f"to {sink}. Links carry flow "
+        f"Engineers are checking how much {what} can carry at peak. "
+        f"Flow moves from {source} through junctions {listing(nodes[1:-1])} "
+        f"to {sink}, possibly along many routes at once and through several junctions in a row. Links "
+        "that are not listed do not exist. Links carry flow "
         f"in one direction only, with these capacities in {unit}:\n{links}\nNothing is stored at junctions. "
         f"What is the largest flow that can reach T, in {unit}?"
     )
+    out_of_source = sum(c for (a, _), c in arcs.items() if a == "S")
+    into_sink = sum(c for (_, b), c in arcs.items() if b == "T")
     return OptProblem(
-        "max_flow", domain, question, model, {"arcs": [[a, b, c] for (a, b), c in arcs.items()]}
+        "max_flow",
+        domain,
+        question,
+        model,
+        {"arcs": [[a, b, c] for (a, b), c in arcs.items()]},
+        naive={"source_capacity": out_of_source, "sink_capacity": into_sink},
+        needs=("flow_balance",),
     )
 
 
 def blending(rng: random.Random) -> OptProblem:
-    k = rng.randint(3, 5)
+    k = rng.randint(4, 7)
     domain, product, inputs, properties = rng.choice(
         [
             ("manufacturing", "a bronze alloy", "scrap lots", ("tin content (%)", "lead content (%)")),
@@ -531,25 +586,48 @@ def blending(rng: random.Random) -> OptProblem:
     for i in range(k):
         model.add_variable(f"w{i + 1}")
     model.add_constraint("total", {f"w{i + 1}": 1 for i in range(k)}, "=", total)
+    share = rng.choice((35, 40, 50, 60))
+    stock = [rng.randint(total // 5, total) for _ in range(k)]
+    for i in range(k):
+        model.add_constraint(f"stock_{i}", {f"w{i + 1}": 1}, "<=", stock[i])
+        model.add_constraint(f"share_{i}", {f"w{i + 1}": 1}, "<=", share * total / 100)
+    unchecked = LinearModel("Minimize", dict(model.objective), list(model.variables), list(model.constraints))
     for p, (lo, hi) in enumerate(bounds):
         model.add_constraint(f"min_{p}", {f"w{i + 1}": quality[p][i] - lo for i in range(k)}, ">=", 0)
         model.add_constraint(f"max_{p}", {f"w{i + 1}": quality[p][i] - hi for i in range(k)}, "<=", 0)
     rows = "\n".join(
-        f"- lot {i + 1}: {num(cost[i])} dollars per kg, "
+        f"- lot {i + 1}: {stock[i]} kg in stock, {num(cost[i])} dollars per kg, "
         + ", ".join(f"{properties[p]} {num(quality[p][i])}" for p in range(len(properties)))
         for i in range(k)
     )
-    limits = _listing(
+    limits = listing(
         [f"{properties[p]} between {num(lo)} and {num(hi)}" for p, (lo, hi) in enumerate(bounds)]
     )
     question = (
-        f"A producer blends exactly {total} kg of {product} from {k} {inputs}. Each "
-        "property of the blend is the "
+        f"A producer blends exactly {total} kg of {product} from {k} {inputs}, any amount of each up to "
+        "what is in stock. Each property of the blend is the "
         f"weighted average of the lots' values, by weight.\n{rows}\nThe blend must have {limits}. "
+        f"For consistency of supply, no single lot may make up more than {share}% of the blend. "
         "What is the lowest cost of the blend, in dollars?"
     )
-    parameters = {"k": k, "total": total, "cost": cost, "quality": quality, "bounds": bounds}
-    return OptProblem("blending", domain, question, model, parameters)
+    parameters = {
+        "k": k,
+        "total": total,
+        "cost": cost,
+        "quality": quality,
+        "bounds": bounds,
+        "share": share,
+        "stock": stock,
+    }
+    return OptProblem(
+        "blending",
+        domain,
+        question,
+        model,
+        parameters,
+        naive={"quality_ignored": unchecked},
+        needs=("ratio_constraints",),
+    )
 
 
 def shift_scheduling(rng: random.Random) -> OptProblem:
@@ -570,13 +648,24 @@ def shift_scheduling(rng: random.Random) -> OptProblem:
         ]
     )
     question = (
-        f"A roster for {staff} has each person work {length} consecutive days and "
+        f"A manager is drawing up a weekly roster for {staff}. Staffing needs differ from day to day, "
+        "and everyone on the team works the same pattern, only starting on different days: "
+        f"each person works {length} consecutive days and "
         "then rest, repeating weekly "
         "(a block may wrap from Sunday to Monday). At least "
-        f"{_listing([f'{need[d]} on {days[d]}' for d in range(7)])} "
-        "must be working. What is the smallest number of people needed?"
+        f"{listing([f'{need[d]} on {days[d]}' for d in range(7)])} "
+        "must be working; having more people than needed on a day is allowed. Everyone is hired for "
+        "the whole week and chooses no pattern other than the stated one. "
+        "What is the smallest number of people needed?"
     )
-    return OptProblem("shift_scheduling", domain, question, model, {"need": need, "length": length})
+    return OptProblem(
+        "shift_scheduling",
+        domain,
+        question,
+        model,
+        {"need": need, "length": length},
+        needs=("cyclic_cover", "integer_decisions"),
+    )
 
 
 CONSTRUCTS: dict[str, tuple[Callable[[random.Random], OptProblem], ...]] = {
@@ -590,5 +679,13 @@ CONSTRUCTS: dict[str, tuple[Callable[[random.Random], OptProblem], ...]] = {
         max_flow,
         blending,
         shift_scheduling,
+        complex_lp.delivery_tour,
+        complex_lp.shared_network,
+        complex_lp.truck_rebalancing,
+        complex_lp.setup_production,
+        complex_lp.job_sequencing,
+        complex_lp.quantity_discount,
+        complex_lp.backlog_planning,
+        complex_lp.station_cover,
     ),
 }
