@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -196,6 +198,27 @@ def test_replayed_failures_score_as_the_paper_describes(bench, tmp_path: Path) -
     summary = (run.run_dir / "summary.md").read_text()
     assert "Error analysis by setting" in summary and "unsupported_syntax" in summary
     assert run.returncode != 0
+
+    # The Fig. 5 analogue over two runs: the replayed model beside the oracle on the same cases.
+    oracle = bench("--suite=nldata", "--model=oracle", "-k", _selection(list(REPLIES)))
+    assert oracle.returncode == 0, oracle.output[-3000:]
+    png = tmp_path / "heatmap.png"
+    compare = subprocess.run(
+        [sys.executable, "-m", "benchmark", "nldata-compare", str(run.run_dir), str(oracle.run_dir),
+         "--png", str(png)],
+        cwd=REPO, capture_output=True, text=True, timeout=300, check=False,
+    )  # fmt: skip
+    assert compare.returncode == 0, compare.stderr
+    heatmap = compare.stdout.split("## Mean EBC by setting and model")[1].split("##")[0]
+    rows = {
+        line.split("|")[1].strip(): line.split("|")[2:4]
+        for line in heatmap.splitlines()
+        if line.count("|") == 4
+    }
+    assert rows.pop("setting") == [" oracle ", f" replay:{replay} "]
+    assert all(oracle_cell.strip() == "1.000" for oracle_cell, _ in rows.values() if "-" not in oracle_cell)
+    assert float(rows["derivation"][1]) < 1.0 and float(rows["nl"][1]) < 1.0
+    assert png.stat().st_size > 1000
 
 
 def test_oracle_with_oracle_judge_and_setting_selection(bench) -> None:

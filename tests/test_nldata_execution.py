@@ -3,6 +3,8 @@ the reply and judge parsers."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from benchmark.sandbox import Limits, create_sandbox
@@ -13,6 +15,7 @@ from benchmark.suites.nldata.mathprog import BACKEND as MATHPROG
 from benchmark.suites.nldata.mathprog import ampl_only_constructs, rewrite, run_local
 from benchmark.suites.nldata.prompts import fenced
 from benchmark.suites.nldata.response import extract
+from tests.conftest import REPO
 
 MODEL = """\
 set P;
@@ -128,3 +131,26 @@ def test_ampl_read_errors_map_to_the_suite_categories() -> None:
     assert classify_ampl("profits is not defined") == "undefined_entity"
     assert classify_ampl("no data for set P") == "missing_data"
     assert classify_ampl("syntax error") == "syntax"
+
+
+def test_damaged_dataset_lines_name_the_file_line_and_problem(tmp_path) -> None:
+    from benchmark.suites.nldata import dataset
+    from benchmark.verdict import DatasetError
+
+    shipped = (REPO / "fixtures" / "nldata" / "diet.jsonl").read_text().splitlines()
+    good = json.loads(shipped[0])
+    broken = {**good, "id": "diet_999", "settings": {**good["settings"], "nl": {"description": ""}}}
+    path = tmp_path / "diet.jsonl"
+    path.write_text(json.dumps(good) + "\n" + json.dumps(broken) + "\n{not json\n")
+    with pytest.raises(DatasetError, match=r"diet.jsonl:3: not valid JSON"):
+        dataset.discover(tmp_path)
+    path.write_text(json.dumps(good) + "\n" + json.dumps(broken) + "\n")
+    refs = dataset.discover(tmp_path)
+    assert [r.key for r in refs] == ["nldata/diet/easy/diet_001", "nldata/diet/easy/diet_999"]
+    assert dataset.load_task(refs[0], "nl").objective == good["objective"]
+    with pytest.raises(DatasetError, match=r"diet.jsonl:2: 'description' must be a non-empty string"):
+        dataset.load_task(refs[1], "nl")
+    with pytest.raises(DatasetError, match="no setting 'stage1'"):
+        dataset.load_task(refs[0], "stage1")
+    with pytest.raises(DatasetError, match="does not exist"):
+        dataset.discover(tmp_path / "missing")

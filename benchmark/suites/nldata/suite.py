@@ -21,7 +21,7 @@ from adapters.base import AdapterError, CompletionRequest, Decoding, ModelAdapte
 from benchmark.cases import Case, InstanceRef
 from benchmark.reporting.render import Table
 from benchmark.suites.base import CaseContext, Grouping
-from benchmark.suites.nldata import backends, dataset, reporting
+from benchmark.suites.nldata import backends, commands, dataset, reporting
 from benchmark.suites.nldata.backends import BackendChoice
 from benchmark.suites.nldata.entities import entity_counts
 from benchmark.suites.nldata.execution import run_candidate
@@ -99,7 +99,7 @@ class NLDataSuite:
         return dataset.discover(root)
 
     def add_commands(self, add_command: Callable[..., argparse.ArgumentParser]) -> None:
-        """Generation is ``python -m benchmark.suites.nldata.generation``; nothing to add here."""
+        commands.add_commands(add_command)
 
     def hidden_paths(self, root: Path) -> tuple[Path, ...]:
         return (root,)
