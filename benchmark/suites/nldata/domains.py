@@ -525,8 +525,8 @@ subject to site_capacity{s in SITES}: sum{c in CUSTOMERS} serve[s, c] <= capacit
 def lot_sizing(rng: random.Random, size: int) -> BaseRecord:
     periods = SetSpec("PERIODS", tuple(str(t) for t in range(1, 4 + size + 1)), "period", "periods")
     demand = [rng.randint(10, 60) for _ in periods.members]
-    machines = rng.randint(2, 4)
-    hours_per_machine = rng.randint(max(8, (max(demand) + machines - 1) // machines), 30)
+    machines, hours = rng.randint(2, 4), rng.randint(6, 12)
+    rate = -(-max(demand) // (machines * hours)) + rng.randint(0, 2)
     model = """\
 set PERIODS;
 param demand{PERIODS};
@@ -555,20 +555,21 @@ subject to setup_needed{t in PERIODS}: produce[t] <= capacity * setup[t];
             _p1("demand", periods, demand, "demand in the period"),
             _scalar("setup_cost", rng.randint(50, 300), "cost of one setup"),
             _scalar("holding_cost", rng.randint(1, 6), "cost of holding one unit in stock for one period"),
-            _scalar("capacity", machines * hours_per_machine, "production capacity per period in units"),
+            _scalar("capacity", machines * hours * rate, "production capacity per period in units"),
             _scalar("initial_stock", rng.randint(0, 10), "stock at the start of the first period"),
         ),
         model,
         Derivation(
             "capacity",
             (),
-            "machines * units_per_machine",
+            "machines * hours_per_machine * units_per_hour",
             (
                 _scalar("machines", machines, "number of machines on the line"),
-                _scalar("units_per_machine", hours_per_machine, "units one machine produces per period"),
+                _scalar("hours_per_machine", hours, "working hours of one machine per period"),
+                _scalar("units_per_hour", rate, "units one machine produces per working hour"),
             ),
-            "The production capacity per period is not given: it is the number of machines times the units "
-            "one machine produces per period.",
+            "The production capacity per period is not given: it is the number of machines times the "
+            "working hours of one machine per period times the units a machine produces per hour.",
         ),
         ("setup_cost", "holding_cost"),
         (
@@ -588,7 +589,11 @@ subject to setup_needed{t in PERIODS}: produce[t] <= capacity * setup[t];
 
 def staffing(rng: random.Random, size: int) -> BaseRecord:
     days = SetSpec("DAYS", tuple(str(d) for d in range(1, 8)), "day", "days")
-    need = [rng.randint(3 + size, 12 + 2 * size) for _ in days.members]
+    share = [6] * len(days.members)
+    for _ in range(100 - sum(share)):
+        share[rng.randrange(len(share))] += 1
+    total_duty = 100 * (1 + size // 2)
+    need = [total_duty * s // 100 for s in share]
     work_days = rng.choice((4, 5))
     daily_rate = rng.randint(80, 160)
     model = """\
@@ -617,15 +622,20 @@ subject to cover{d in DAYS}:
         ),
         model,
         Derivation(
-            "wage",
-            (),
-            "daily_rate * work_days",
+            "required",
+            ("d",),
+            "total_duty * share[d] / 100",
             (
-                _scalar("daily_rate", daily_rate, "pay of one employee for one working day"),
-                _scalar("work_days", work_days, "consecutive working days of every employee"),
+                _scalar("total_duty", total_duty, "employee-days on duty the week needs in total"),
+                _p1(
+                    "share",
+                    days,
+                    share,
+                    "share of the week's employee-days that falls on the day, in percent",
+                ),
             ),
-            "The weekly wage of an employee is not given: it is the daily pay times the number of "
-            "working days.",
+            "The number of employees required on duty on each day is not given: the week needs a total "
+            "number of employee-days on duty, spread over the days by each day's share in percent.",
         ),
         ("required", "wage"),
         (
