@@ -3,14 +3,16 @@
 The response cache reproduces a run only on the machine that holds it and only for the exact same
 requests. A replay file is portable and keyed by case: ``--model=replay:FILE`` re-scores the run
 anywhere, with any later harness version, without an endpoint or a key. The lines have the replay
-adapter's format (``{"case", "response", "finish_reason", "usage"}``), so a recording replays as is.
+adapter's format (``{"case", "response", "finish_reason", "usage"}``), one per model call, keyed
+by the call's own request key (``.../stage1/s0``, ``.../stage2/s0``, a modifier pass …), so a
+recording replays as is and every turn of a multi-turn setting comes back.
 
 Workers append one line per case as it finishes (a locked, single-write append, as for records);
 at the end of the session the controller rewrites the file with one line per case (the newest, so a
 case re-run by ``--resume`` keeps its latest answer), sorted by case key, so two recordings of the
-same run are byte-identical. A replay file holds one response per case: a suite that calls the
-model more than once per case is recorded with its first call, and :meth:`ReplayRecorder.finalize`
-counts such cases so the run can say its recording is partial.
+same run are byte-identical. :meth:`ReplayRecorder.finalize` counts the cases that made more than
+one call. A request key met twice in one case (the same request asked again) keeps its first
+answer, which is the one the replay adapter would give for both.
 """
 
 from __future__ import annotations
@@ -30,10 +32,10 @@ __all__ = ["CallLog", "RecordingSummary", "ReplayRecorder"]
 
 @dataclass
 class CallLog:
-    """Wraps the run's adapter for one case and keeps every completion it returned, in order."""
+    """Wraps the run's adapter for one case and keeps every turn (request key, completion), in order."""
 
     inner: ModelAdapter
-    completions: list[Completion] = field(default_factory=list)
+    turns: list[tuple[str, Completion]] = field(default_factory=list)
     name: str = field(init=False)
 
     def __post_init__(self) -> None:
@@ -44,7 +46,7 @@ class CallLog:
 
     def complete(self, request: CompletionRequest) -> Completion:
         completion = self.inner.complete(request)
-        self.completions.append(completion)
+        self.turns.append((request.case_key, completion))
         return completion
 
 
@@ -64,19 +66,27 @@ class ReplayRecorder:
         if not keep or not self.path.exists():
             self.path.write_text("", encoding="utf-8")
 
-    def append(self, case_key: str, completions: Sequence[Completion]) -> None:
-        if not completions:
+    def append(self, case_key: str, turns: Sequence[tuple[str, Completion]]) -> None:
+        lines, seen = [], set()
+        for request_key, completion in turns:
+            if request_key in seen:
+                continue
+            seen.add(request_key)
+            lines.append(
+                {
+                    "case": request_key,
+                    "of_case": case_key,
+                    "response": completion.text,
+                    "finish_reason": completion.finish_reason,
+                    "usage": asdict(completion.usage),
+                    "model_id": completion.model_id,
+                    "calls": len(turns),
+                }
+            )
+        if not lines:
             return
-        first = completions[0]
-        line = {
-            "case": case_key,
-            "response": first.text,
-            "finish_reason": first.finish_reason,
-            "usage": asdict(first.usage),
-            "model_id": first.model_id,
-            "calls": len(completions),
-        }
-        data = (json.dumps(line, sort_keys=True, ensure_ascii=False) + "\n").encode("utf-8")
+        data = "".join(json.dumps(line, sort_keys=True, ensure_ascii=False) + "\n" for line in lines)
+        data = data.encode("utf-8")
         fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX)
@@ -103,5 +113,7 @@ class ReplayRecorder:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(body)
         os.replace(tmp, self.path)
-        multi = sum(1 for line in latest.values() if int(str(line.get("calls", 1))) > 1)
-        return RecordingSummary(cases=len(latest), multi_call_cases=multi)
+        calls = {
+            str(line.get("of_case", case)): int(str(line.get("calls", 1))) for case, line in latest.items()
+        }
+        return RecordingSummary(cases=len(calls), multi_call_cases=sum(1 for n in calls.values() if n > 1))

@@ -33,12 +33,23 @@ def _summarize(args: argparse.Namespace) -> int:
     return 0
 
 
+def _rescore(args: argparse.Namespace) -> int:
+    from benchmark.rescore import rescore
+
+    return rescore(Path(args.run_dir))
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="optbench", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
     summarize = commands.add_parser("summarize", help="rebuild summary.json/summary.md from a run's records")
     summarize.add_argument("run_dir")
     summarize.set_defaults(handler=_summarize)
+    rescore = commands.add_parser(
+        "rescore", help="score a run again from its records alone (no model, no cache) and compare"
+    )
+    rescore.add_argument("run_dir")
+    rescore.set_defaults(handler=_rescore)
     for name in suite_names():
         get_suite(name).add_commands(commands.add_parser)
     return parser

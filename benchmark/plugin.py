@@ -69,6 +69,8 @@ _WORKER_RUN_DIR = "optbench_run_dir"
 _WORKER_SESSION = "optbench_session"
 #: Characters of a harness error's traceback kept in its record (the end, where the cause is).
 TRACEBACK_TAIL_CHARS = 4000
+#: Characters of each output stream (stdout, stderr) of the generated code kept in its record.
+OUTPUT_TAIL_CHARS = 8000
 
 
 @dataclass
@@ -532,7 +534,28 @@ def _verdict_fields(verdict: Verdict) -> dict[str, Any]:
         "execution": verdict.execution,
         "execution_time_s": (verdict.execution or {}).get("wall_s"),
         "extra": verdict.extra,
+        "artifact": verdict.artifact,
+        "output": {name: _tail(text, OUTPUT_TAIL_CHARS) for name, text in verdict.output.items()},
     }
+
+
+def _tail(text: str, limit: int) -> str:
+    return text if len(text) <= limit else f"[… {len(text) - limit} characters cut]\n{text[-limit:]}"
+
+
+def _turns(calls: CallLog) -> list[dict[str, Any]]:
+    """Every model call of the case, in order: the request key and the raw response."""
+    return [
+        {
+            "key": key,
+            "response": completion.text,
+            "finish_reason": completion.finish_reason,
+            "usage": dataclasses.asdict(completion.usage),
+            "model_id": completion.model_id,
+            "cache_hit": completion.cache_hit,
+        }
+        for key, completion in calls.turns
+    ]
 
 
 @pytest.fixture
@@ -586,6 +609,7 @@ def bench_verdict(request: pytest.FixtureRequest, bench_case: Case, bench_runtim
                 "cache_hits": accounting.cache_hits,
                 "cache_hit": accounting.calls > 0 and accounting.cache_hits == accounting.calls,
                 "shared_reply_from": accounting.shared_from,
+                "turns": _turns(calls),
                 "input_tokens": accounting.input_tokens,
                 "output_tokens": accounting.output_tokens,
                 "cost_usd": accounting.cost_usd,
@@ -600,7 +624,7 @@ def bench_verdict(request: pytest.FixtureRequest, bench_case: Case, bench_runtim
             record.update({"outcome": outcome, "passed": False, "category": category, "detail": detail})
         append_record(state.run.results, record)
         if state.options.record is not None:
-            ReplayRecorder(state.options.record).append(bench_case.key, calls.completions)
+            ReplayRecorder(state.options.record).append(bench_case.key, calls.turns)
     for key in (
         "family",
         "subcategory",

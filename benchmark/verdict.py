@@ -61,6 +61,10 @@ class Verdict:
     scores: dict[str, float] = field(default_factory=dict)
     execution: dict[str, Any] | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+    artifact: dict[str, str] = field(default_factory=dict)
+    """What was extracted from the response and run, by name (``solve.py``, ``model.lp``, …)."""
+    output: dict[str, str] = field(default_factory=dict)
+    """What running it printed (``stdout``, ``stderr``); the record keeps bounded tails."""
 
     def __post_init__(self) -> None:
         if self.passed and self.category is not None:

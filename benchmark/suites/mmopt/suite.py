@@ -262,6 +262,8 @@ def _answer(
             scoring=scoring,
         )
         verdict.extra.update(notes)
+        verdict.artifact = {"solve.py": parsed.code}
+        verdict.output = {"stdout": execution.stdout, "stderr": execution.stderr}
         value = execution.value
     if not verdict.passed:
         evidence = classify_artifact(verdict, value, package)
