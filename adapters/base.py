@@ -9,11 +9,11 @@ file has no entry for the case) raise :class:`AdapterError`, which the harness r
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
-from benchmark.messages import Message
+from benchmark.messages import Message, ToolCall
 
 
 class AdapterError(Exception):
@@ -41,6 +41,15 @@ class Decoding:
 
 
 @dataclass(frozen=True)
+class ToolSpec:
+    """A tool offered to the model: ``parameters`` is its JSON Schema (OpenAI function-tool form)."""
+
+    name: str
+    description: str
+    parameters: Mapping[str, Any] = field(hash=False)
+
+
+@dataclass(frozen=True)
 class CompletionRequest:
     """One request. ``case_key`` names the case (replay files are keyed on it); ``reference`` gives
     the oracle the suite's reference answer without other adapters ever seeing it."""
@@ -49,6 +58,7 @@ class CompletionRequest:
     messages: tuple[Message, ...]
     decoding: Decoding
     reference: Callable[[], str] | None = field(default=None, compare=False, repr=False)
+    tools: tuple[ToolSpec, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -69,6 +79,7 @@ class Completion:
     shared_from: str | None = None
     """The case whose request stored this cached reply, when it was another case with the very
     same request content (allowed for real models only; the summary counts them)."""
+    tool_calls: tuple[ToolCall, ...] = ()
 
     @property
     def truncated(self) -> bool:

@@ -42,7 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from adapters.base import AdapterError, Completion, CompletionRequest, ModelAdapter, Usage
-from benchmark.messages import ImagePart
+from benchmark.messages import ImagePart, ToolCall
 
 __all__ = ["CACHE_FORMAT", "CACHE_MODES", "CachedAdapter", "cache_key"]
 
@@ -70,6 +70,11 @@ def cache_key(identity: Mapping[str, object], request: CompletionRequest) -> str
         }
         for m in request.messages
     ]
+    # Tool-calling conversations (agent suites) key their calls too; plain chats keep their old keys.
+    for entry, m in zip(messages, request.messages, strict=True):
+        if m.tool_calls or m.tool_call_id:
+            entry["tool_calls"] = [dataclasses.asdict(c) for c in m.tool_calls]
+            entry["tool_call_id"] = m.tool_call_id
     # Every Decoding field is keyed (new fields join the key by themselves); the temperature is
     # normalised so that 0 and 0.0 are the same request.
     decoding = dataclasses.asdict(request.decoding)
@@ -80,6 +85,8 @@ def cache_key(identity: Mapping[str, object], request: CompletionRequest) -> str
         "messages": messages,
         "decoding": decoding,
     }
+    if request.tools:
+        material["tools"] = [dataclasses.asdict(t) for t in request.tools]
     # default=str: TOML dates in extra_body are the only non-JSON values an identity can carry.
     canonical = json.dumps(material, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
@@ -277,6 +284,7 @@ def _read_entry(path: Path, key: str, session: str | None, case_key: str | None 
             cost_usd=c.get("cost_usd"),
             cache_hit=session is None or entry.get("session") != session,
             shared_from=entry.get("case_key") if case_key and entry.get("case_key") != case_key else None,
+            tool_calls=tuple(ToolCall(**call) for call in c.get("tool_calls", ())),
         )
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
@@ -309,6 +317,7 @@ def _write_entry(
             "usage": dataclasses.asdict(completion.usage),
             "latency_s": completion.latency_s,
             "cost_usd": completion.cost_usd,
+            "tool_calls": [dataclasses.asdict(call) for call in completion.tool_calls],
         },
     }
     _write_json(path, entry)

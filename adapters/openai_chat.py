@@ -23,7 +23,7 @@ import openai
 from adapters.base import AdapterError, Completion, CompletionRequest, Usage
 from adapters.models_file import ModelSpec
 from adapters.retry import Fault, call_with_retries, is_retryable_status, retry_after_s
-from benchmark.messages import ImagePart, Message, TextPart
+from benchmark.messages import ImagePart, Message, TextPart, ToolCall
 
 __all__ = ["OpenAIChatAdapter"]
 
@@ -105,6 +105,18 @@ class OpenAIChatAdapter:
             kwargs["seed"] = request.decoding.seed
         if spec.extra_body:
             kwargs["extra_body"] = spec.extra_body
+        if request.tools:
+            kwargs["tools"] = [
+                {
+                    "type": "function",
+                    "function": {
+                        "name": t.name,
+                        "description": t.description,
+                        "parameters": dict(t.parameters),
+                    },
+                }
+                for t in request.tools
+            ]
 
         client = self._get_client()
         where = f"{spec.alias} ({spec.model} at {spec.base_url}), case {request.case_key}"
@@ -123,6 +135,11 @@ class OpenAIChatAdapter:
             # The successful attempt's own time; waits between retries show in the case's total time.
             latency_s=latency,
             cost_usd=spec.cost_usd(input_tokens, output_tokens),
+            tool_calls=tuple(
+                ToolCall(call.id, call.function.name, call.function.arguments or "")
+                for call in (getattr(choice.message, "tool_calls", None) or ())
+                if getattr(call, "function", None) is not None
+            ),
         )
 
     @staticmethod
@@ -192,8 +209,21 @@ def _to_openai(message: Message) -> dict[str, Any]:
 
     Text-only messages go as a plain string, which every OpenAI-compatible server accepts (some local
     servers reject a parts list on system messages); messages with images go as a parts list in the
-    original order, each image as a base64 PNG data URL.
+    original order, each image as a base64 PNG data URL. Tool calls and tool results keep the
+    fields the API pairs them by.
     """
+    if message.role == "tool":
+        text = "".join(p.text for p in message.parts if isinstance(p, TextPart))
+        return {"role": "tool", "tool_call_id": message.tool_call_id, "content": text}
+    if message.tool_calls:
+        return {
+            "role": message.role,
+            "content": "".join(p.text for p in message.parts if isinstance(p, TextPart)) or None,
+            "tool_calls": [
+                {"id": c.call_id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}}
+                for c in message.tool_calls
+            ],
+        }
     if not message.images():
         return {
             "role": message.role,

@@ -38,14 +38,30 @@ class ImagePart:
 
 ContentPart = TextPart | ImagePart
 
+Role = Literal["system", "user", "assistant", "tool"]
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    """A tool invocation a model asked for (OpenAI ``tools``): ``arguments`` is the raw JSON text."""
+
+    call_id: str
+    name: str
+    arguments: str
+
 
 @dataclass(frozen=True)
 class Message:
-    role: Literal["system", "user", "assistant"]
+    """``tool_calls`` rides on an assistant message that invoked tools; a ``tool`` message answers
+    the call named by ``tool_call_id``. Plain chat messages leave both empty."""
+
+    role: Role
     parts: tuple[ContentPart, ...]
+    tool_calls: tuple[ToolCall, ...] = ()
+    tool_call_id: str | None = None
 
     @classmethod
-    def text(cls, role: Literal["system", "user", "assistant"], text: str) -> Message:
+    def text(cls, role: Role, text: str) -> Message:
         return cls(role=role, parts=(TextPart(text),))
 
     def plain_text(self) -> str:

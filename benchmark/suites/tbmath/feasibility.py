@@ -5,8 +5,9 @@ an ``id``, a ``form`` and the form's fields. Paths may use ``[*]`` to range over
 
 * ``range`` — ``path`` with ``min`` / ``max`` (either optional), ``strict_min``, ``integer``.
 * ``ordering`` — ``lesser`` ≤ ``greater`` (``strict`` for <); two wildcard paths pair item by item.
-* ``identity`` — the product (``product``) or sum (``sum``) of paths equals ``equals`` (a number or
-  ``{"path": …}``) within ``rel_tolerance`` / ``abs_tolerance``, which become part of the claim.
+* ``identity`` — the product (``product``) or sum (``sum``) of paths, plus an optional constant
+  ``offset``, equals ``equals`` (a number or ``{"path": …}``) within ``rel_tolerance`` /
+  ``abs_tolerance``, which become part of the claim.
 * ``membership`` — ``path`` (or, with ``length: true``, the length of the list at ``path``) is one
   of ``values``.
 * ``aggregate`` — ``op`` (``sum``, ``mean``, ``max``, ``min``, ``count``) over ``path`` compared
@@ -212,6 +213,9 @@ def _identity(artifact: Any, check: Mapping[str, Any], c: _Collector) -> None:
     lhs = items[0]
     for item in items[1:]:
         lhs = mul(lhs, item) if kind == "product" else add([lhs, item])
+    offset = _constant(check.get("offset", 0), c.check_id, "offset")
+    if offset:
+        lhs = add([lhs, exact_decimal(offset)])
     # The declared tolerance band around the target, as exact decimals: |lhs − target| ≤ tol.
     rel = _constant(check.get("rel_tolerance", 0), c.check_id, "rel_tolerance")
     absolute = _constant(check.get("abs_tolerance", 0), c.check_id, "abs_tolerance")

@@ -1,4 +1,5 @@
-"""JSON paths into an artifact: ``a.b[2].c`` and the wildcard ``a[*].c``.
+"""JSON paths into an artifact: ``a.b[2].c`` and the wildcards ``a[*].c`` (every list item) and
+``a.*`` (every value of an object, in its order).
 
 Score configurations, feasibility checks and certificates all name fields this way (the public
 TB-MathModel release writes ``experiment_result.top_swing_features[0].warning_correlation``), so
@@ -85,6 +86,9 @@ def expand(data: Any, path: str) -> Iterator[tuple[str, Any]]:
             if isinstance(node, list):
                 for index, item in enumerate(node):
                     yield from walk(item, tail, (*done, index))
+            elif isinstance(node, dict):
+                for key, item in node.items():
+                    yield from walk(item, tail, (*done, str(key)))
         elif isinstance(token, int):
             if isinstance(node, list) and token < len(node):
                 yield from walk(node[token], tail, (*done, token))

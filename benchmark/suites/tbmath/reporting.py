@@ -1,0 +1,112 @@
+"""TB-MathModel's report tables, from result records alone: the per-task panel (O-Eval,
+multi-reference O-Eval, BO scores, gate and certificate status) and the headline means.
+
+Literature-split tasks stay in the per-task table but out of the headline numbers (§3.2); a task
+whose artifact is missing or gated counts with its 0 / −1, so the denominator is every task.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from benchmark.reporting.render import Table
+
+
+def _scored(records: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    return [
+        r
+        for r in records
+        if r.get("suite") == "tbmath"
+        and r.get("outcome") in ("passed", "failed")
+        and "o_eval" in (r.get("scores") or {})
+    ]
+
+
+def _mean(values: Sequence[float]) -> float | None:
+    return sum(values) / len(values) if values else None
+
+
+def _fmt(value: float | None, percent: bool = True) -> str:
+    if value is None:
+        return "–"
+    return f"{100 * value:.2f}%" if percent else f"{value:.3f}"
+
+
+def _gate(record: Mapping[str, Any]) -> str:
+    gate = (record.get("extra") or {}).get("gate") or {}
+    if gate.get("passed") is None:
+        return "ungated" if "gate" in (record.get("extra") or {}) else "–"
+    return "pass" if gate["passed"] else "FAIL"
+
+
+def report_tables(records: Sequence[Mapping[str, Any]]) -> list[Table]:
+    scored = _scored(records)
+    if not scored:
+        return []
+    by_task: dict[str, list[Mapping[str, Any]]] = defaultdict(list)
+    for record in scored:
+        by_task[str(record.get("instance_id"))].append(record)
+    rows = []
+    headline: dict[str, list[float]] = defaultdict(list)
+    for task_id in sorted(by_task):
+        group = by_task[task_id]
+        split = any((r.get("extra") or {}).get("literature_split") for r in group)
+        means = {
+            key: _mean([float(r["scores"][key]) for r in group if key in r["scores"]])
+            for key in ("o_eval", "multi_o_eval", "robust_bo_eval", "multi_bo")
+        }
+        if not split:
+            for key, value in means.items():
+                if value is not None:
+                    headline[key].append(value)
+        gates = sorted({_gate(r) for r in group})
+        certificates = sorted(
+            {str(((r.get("extra") or {}).get("certificate") or {}).get("status", "–")) for r in group}
+        )
+        panel = group[0].get("extra", {}).get("references", {}).get("per_reference", {})
+        rows.append(
+            (
+                task_id,
+                "yes" if split else "no",
+                str(len(group)),
+                _fmt(means["o_eval"]),
+                _fmt(means["multi_o_eval"]),
+                " ".join(f"{k}={'excl' if v is None else f'{v:.3f}'}" for k, v in panel.items()) or "–",
+                _fmt(means["robust_bo_eval"], percent=False),
+                _fmt(means["multi_bo"], percent=False),
+                "/".join(gates),
+                "/".join(certificates),
+            )
+        )
+    per_task = Table(
+        "TB-MathModel per-task panel",
+        (
+            "task",
+            "lit. split",
+            "cases",
+            "O-Eval",
+            "multi-ref O-Eval",
+            "per reference",
+            "Robust BO",
+            "Multi-BO",
+            "gate",
+            "certificate",
+        ),
+        tuple(rows),
+    )
+    summary = Table(
+        "TB-MathModel headline (literature-split tasks excluded)",
+        ("tasks", "O-Eval", "multi-ref O-Eval", "Robust BO-Eval", "Multi-BO"),
+        (
+            (
+                str(len(headline["o_eval"])),
+                _fmt(_mean(headline["o_eval"])),
+                _fmt(_mean(headline["multi_o_eval"])),
+                _fmt(_mean(headline["robust_bo_eval"]), percent=False),
+                _fmt(_mean(headline["multi_bo"]), percent=False),
+            ),
+        ),
+    )
+    return [summary, per_task]

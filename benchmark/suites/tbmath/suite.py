@@ -1,0 +1,321 @@
+"""The TB-MathModel suite: an agent works in a sandboxed terminal, one JSON artifact is scored.
+
+Per case: the agent loop (``agent.py``) → the artifact at the task's required path → parsed JSON
+→ the feasibility gate (``feasibility.py``) and its certificates (``certificates.py``) → the
+metric panel (``scoring.py``): O-Eval against the primary anchor, multi-reference O-Eval over the
+task's reference panel and, with ``--baseline RUN_DIR``, Robust BO-Eval and Multi-BO against that
+run. A failed gate sets O-Eval 0 and BO-Eval −1; a missing artifact scores 0 / −1. With
+``--artifacts DIR`` no model is called: ``DIR/<task id>.json`` (or ``DIR/<task id>/<artifact
+path>``) is scored, whichever agent produced it.
+
+The oracle answers with the primary reference: one ``python`` turn that runs its script on the
+attachments inside the sandbox (or writes ``tests/expected_result.json`` for a task in the public
+release that ships one), then a reply without tool calls.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from adapters.base import OracleUnavailable
+from benchmark.cases import Case, InstanceRef
+from benchmark.records import RESULTS_FILE, latest_by_case, read_records
+from benchmark.reporting.render import Table
+from benchmark.suites.base import CaseContext
+from benchmark.suites.tbmath import reporting, tasks
+from benchmark.suites.tbmath.agent import AgentLimits, run_episode
+from benchmark.suites.tbmath.certificates import certify
+from benchmark.suites.tbmath.feasibility import CheckError, run_gate
+from benchmark.suites.tbmath.scoring import (
+    multi_bo,
+    multi_reference_o_eval,
+    o_eval,
+    panel_raw,
+    robust_bo_eval,
+)
+from benchmark.verdict import DatasetError, Verdict
+
+SUITE_NAME = "tbmath"
+_FIXTURES = Path(__file__).resolve().parents[3] / "fixtures" / "tbmath"
+
+
+def oracle_program(task: tasks.Task) -> str:
+    """The Python the oracle runs in the sandbox to produce the reference artifact."""
+    header = f"ARTIFACT = {task.artifact_path!r}\n"
+    if task.primary_reference is not None:
+        script = {s.reference_id: s.script for s in task.reference_scripts}.get(task.primary_reference)
+        if script is None:
+            raise DatasetError(task.root / tasks.PANEL_FILE, "the primary reference has no script")
+        return header + script.read_text(encoding="utf-8")
+    if task.expected_result is not None:
+        text = task.expected_result.read_text(encoding="utf-8")
+        return (
+            header + "import os\nos.makedirs(os.path.dirname(ARTIFACT) or '.', exist_ok=True)\n"
+            f"open(ARTIFACT, 'w', encoding='utf-8').write({text!r})\n"
+        )
+    raise OracleUnavailable(
+        f"{task.root}: the task has neither a reference script nor tests/expected_result.json"
+    )
+
+
+def _marker(text: str) -> str:
+    return re.sub(r"\W", "_", text).strip("_").lower() or "unlabelled"
+
+
+class TbMathSuite:
+    name = SUITE_NAME
+    settings: tuple[str, ...] = ("agent",)
+    default_setting = "agent"
+    official_settings: tuple[str, ...] = ("agent",)
+
+    def __init__(self) -> None:
+        self.limits = AgentLimits()
+        self.artifacts_dir: Path | None = None
+        self.baseline: dict[str, dict[str, Any]] | None = None
+        self.baseline_dir: Path | None = None
+        self.pass_at = 1.0
+
+    def add_options(self, group: pytest.OptionGroup) -> None:
+        group.addoption(
+            "--artifacts", default=None, help="tbmath: score DIR/<task>.json instead of running an agent"
+        )
+        group.addoption(
+            "--baseline", default=None, help="tbmath: run folder whose scores are the BO-Eval baseline"
+        )
+        group.addoption(
+            "--agent-max-turns", type=int, default=40, help="tbmath: turns per episode (default 40)"
+        )
+        group.addoption(
+            "--agent-wall-s", type=float, default=3600.0, help="tbmath: episode wall time (paper: 4 h)"
+        )
+        group.addoption("--agent-max-tokens", type=int, default=2_000_000, help="tbmath: tokens per episode")
+        group.addoption("--agent-max-cost", type=float, default=None, help="tbmath: USD per episode")
+        group.addoption(
+            "--agent-tool-timeout", type=float, default=600.0, help="tbmath: seconds per tool call"
+        )
+        group.addoption(
+            "--pass-o-eval",
+            type=float,
+            default=1.0,
+            help="tbmath: O-Eval at which a case passes (default 1.0)",
+        )
+
+    def configure(self, config: pytest.Config) -> None:
+        turns, wall = config.getoption("agent_max_turns"), config.getoption("agent_wall_s")
+        if turns < 1 or not wall > 0:
+            raise pytest.UsageError("--agent-max-turns must be ≥ 1 and --agent-wall-s > 0")
+        self.limits = AgentLimits(
+            max_turns=turns,
+            wall_s=wall,
+            max_total_tokens=config.getoption("agent_max_tokens"),
+            max_cost_usd=config.getoption("agent_max_cost"),
+            tool_timeout_s=config.getoption("agent_tool_timeout"),
+        )
+        self.pass_at = float(config.getoption("pass_o_eval"))
+        artifacts = config.getoption("artifacts")
+        self.artifacts_dir = Path(artifacts) if artifacts else None
+        if self.artifacts_dir is not None and not self.artifacts_dir.is_dir():
+            raise pytest.UsageError(f"--artifacts {artifacts}: not a directory")
+        baseline = config.getoption("baseline")
+        self.baseline, self.baseline_dir = None, None
+        if baseline:
+            self.baseline_dir = Path(baseline)
+            self.baseline = load_baseline(self.baseline_dir)
+
+    def report_tables(self, records: Sequence[Mapping[str, Any]]) -> list[Table]:
+        return reporting.report_tables(records)
+
+    def default_dataset(self) -> Path:
+        return _FIXTURES
+
+    def discover(self, dataset: Path) -> Sequence[InstanceRef]:
+        refs = []
+        for root in tasks.discover(dataset):
+            task = tasks.load_task(root)
+            family = str(task.metadata.get("domain") or task.metadata.get("family") or "open_modeling")
+            refs.append(
+                InstanceRef(
+                    suite=SUITE_NAME,
+                    path=(task.task_id,),
+                    labels={
+                        "family": _marker(family),
+                        "subcategory": task.task_id,
+                        "difficulty": "open",
+                        "instance_id": task.task_id,
+                        "literature_split": "yes" if task.literature_split else "no",
+                    },
+                    location=root,
+                )
+            )
+        return refs
+
+    def markers(self, instance: InstanceRef) -> tuple[str, ...]:
+        marks = [instance.labels["family"]]
+        if instance.labels.get("literature_split") == "yes":
+            marks.append("literature_split")
+        return tuple(marks)
+
+    def hidden_paths(self, dataset: Path) -> tuple[Path, ...]:
+        return (dataset,)
+
+    def dataset_fingerprint(self, dataset: Path) -> dict[str, str]:
+        digest = hashlib.sha256()
+        for path in sorted(p for p in dataset.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
+            digest.update(path.relative_to(dataset).as_posix().encode())
+            digest.update(path.read_bytes())
+        manifest = dataset / "manifest.json"
+        info = json.loads(manifest.read_text(encoding="utf-8")) if manifest.is_file() else {}
+        return {
+            "name": str(info.get("dataset", dataset.name)),
+            "version": str(info.get("version", "unversioned")),
+            "sha256": digest.hexdigest(),
+        }
+
+    # ------------------------------------------------------------------ evaluation
+
+    def _external_artifact(self, task: tasks.Task) -> bytes | None:
+        assert self.artifacts_dir is not None
+        for candidate in (
+            self.artifacts_dir / f"{task.task_id}.json",
+            self.artifacts_dir / task.task_id / task.artifact_path,
+        ):
+            if candidate.is_file():
+                return candidate.read_bytes()
+        return None
+
+    def evaluate(self, case: Case, context: CaseContext) -> Verdict:
+        if case.setting not in self.settings:
+            raise ValueError(
+                f"tbmath has no setting {case.setting!r}; choose from {', '.join(self.settings)}"
+            )
+        task = tasks.load_task(case.instance.location)
+        extra: dict[str, Any] = {
+            "artifact_path": task.artifact_path,
+            "literature_split": task.literature_split,
+            "agent_limits": self.limits.as_dict(),
+        }
+        if self.artifacts_dir is not None:
+            raw = self._external_artifact(task)
+            extra["source"] = f"--artifacts {self.artifacts_dir}"
+        else:
+
+            def oracle_turn(number: int) -> str:
+                if number == 0:
+                    return f"```python\n{oracle_program(task)}\n```"
+                return "The artifact is written."
+
+            episode = run_episode(task, context, self.limits, oracle_turn=oracle_turn)
+            extra["agent"] = episode.as_record()
+            assert episode.workspace is not None
+            raw = episode.workspace.read(task.artifact_path)
+            extra["source"] = "agent"
+        return score_artifact(task, raw, extra, self.baseline, self.pass_at)
+
+
+def load_baseline(run_dir: Path) -> dict[str, dict[str, Any]]:
+    """Per task id, the baseline's panel raw and multi-reference score (first sample that has them)."""
+    path = run_dir / RESULTS_FILE
+    if not path.is_file():
+        raise pytest.UsageError(f"--baseline {run_dir}: no {RESULTS_FILE} in that folder")
+    out: dict[str, dict[str, Any]] = {}
+    for record in sorted(latest_by_case(read_records(path)).values(), key=lambda r: r.get("sample", 0)):
+        scores = record.get("scores") or {}
+        if record.get("suite") != SUITE_NAME or "multi_o_eval" not in scores:
+            continue
+        out.setdefault(str(record.get("instance_id")), {"raw": scores.get("gated_raw"), **scores})
+    if not out:
+        raise pytest.UsageError(f"--baseline {run_dir}: no scored tbmath record in {RESULTS_FILE}")
+    return out
+
+
+def score_artifact(
+    task: tasks.Task,
+    raw: bytes | None,
+    extra: dict[str, Any],
+    baseline: Mapping[str, Mapping[str, Any]] | None,
+    pass_at: float,
+) -> Verdict:
+    """Score one artifact (bytes as found at the required path, or None when absent)."""
+    oracle_raw = 1.0
+    scores: dict[str, float] = {"o_eval": 0.0, "multi_o_eval": 0.0}
+    artifact: Any = None
+    category: str | None = None
+    detail = ""
+    if raw is None:
+        category, detail = "response_contract", f"no artifact at {task.artifact_path}"
+    else:
+        try:
+            artifact = json.loads(raw.decode("utf-8"))
+        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+            category, detail = "output_format", f"{task.artifact_path} is not valid JSON ({exc})"
+        else:
+            if not isinstance(artifact, dict):
+                category, detail = "output_format", f"{task.artifact_path} must hold a JSON object"
+    extra["artifact"] = artifact
+    gated = False
+    if category is None:
+        if task.schema is not None:
+            extra["schema_violations"] = tasks.schema_violations(task.schema, artifact)[:50]
+        if task.feasibility is None:
+            extra["gate"] = {"passed": None, "note": "this task declares no feasibility checks (ungated)"}
+        else:
+            try:
+                gate = run_gate(task.feasibility, artifact)
+            except CheckError as exc:
+                raise DatasetError(task.root / tasks.FEASIBILITY_FILE, str(exc)) from None
+            extra["gate"] = gate.as_record()
+            extra["certificate"] = certify(gate.obligations, gate.gaps).as_record()
+            if not gate.passed:
+                gated = True
+                category = "infeasible_solution"
+                detail = "feasibility gate: " + "; ".join(
+                    f"{v.check_id} ({v.path}): {v.message}" for v in gate.violations[:5]
+                )
+        panel = panel_raw(artifact, task.metrics)
+        extra["panel"] = panel.as_record()
+        extra["excluded_metrics"] = {m.path: m.excluded for m in task.metrics if m.excluded}
+        references = multi_reference_o_eval(artifact, task.metrics, task.references, oracle_raw)
+        extra["references"] = references.as_record()
+        if not gated and panel.raw is not None:
+            scores["raw"] = panel.raw
+            scores["o_eval"] = o_eval(panel.raw, oracle_raw)
+            scores["multi_o_eval"] = references.score
+    scores["gated_raw"] = scores.get("raw", 0.0)
+    artifact_ok = category not in ("response_contract", "output_format") and not gated
+    if baseline is not None:
+        base = baseline.get(task.task_id)
+        if base is None:
+            extra["baseline_note"] = "the baseline run has no scored record of this task"
+        else:
+            raw_score = scores.get("raw") if artifact_ok else None
+            scores["robust_bo_eval"] = robust_bo_eval(
+                raw_score, float(base.get("gated_raw") or 0.0), oracle_raw
+            )
+            multi = scores["multi_o_eval"] if artifact_ok else None
+            scores["multi_bo"] = multi_bo(multi, float(base.get("multi_o_eval") or 0.0))
+    common: dict[str, Any] = {
+        "valid_code": artifact_ok,
+        "expected_objective": 1.0,
+        "returned_objective": scores["o_eval"],
+        "scores": scores,
+        "extra": extra,
+    }
+    if category is not None:
+        return Verdict.fail(category, detail, **common)
+    if scores["o_eval"] >= pass_at:
+        return Verdict(passed=True, **common)
+    worst = sorted(extra["panel"]["metrics"], key=lambda m: m["reward"])[:3]
+    detail = f"O-Eval {scores['o_eval']:.4f} < {pass_at:g}; lowest rewards: " + ", ".join(
+        f"{m['path']}={m['reward']:.3f}" + (f" ({m['reason']})" if m["reason"] else "") for m in worst
+    )
+    return Verdict.fail("wrong_objective", detail, **common)
+
+
+SUITE = TbMathSuite()

@@ -1,0 +1,299 @@
+"""Reading a task directory in the public TB-MathModel layout (the paper's release).
+
+A task is a folder holding ``task.toml`` (``artifacts = [<required artifact path>]`` and
+``[metadata]``), ``instruction.md`` (the prompt, verbatim), ``environment/data/`` (``problem.md``,
+``output_schema.json``, ``attachments/…`` and ``figures/*.png``: everything the agent may see) and
+``tests/score_config.json`` (the metric panel: per metric ``path``, ``oracle_value``, ``direction``,
+``weight``, ``rel_scale``, ``abs_scale``). The oracle's artifact is ``tests/expected_result.json``
+when the task ships one; our own tasks instead run their primary reference script.
+
+Our tasks add, in the same layout: ``tests/reference_panel.json`` (the reference solutions and the
+values each reports), ``tests/feasibility.json`` (the gate's checks), ``solution/references/*.py``
+(one script per reference model) and three optional score-config keys: ``domain`` per metric,
+``cardinality`` (list path → how many items the task asks for; surplus items are excluded) and
+``unit_pinned: false`` per metric (with ``noncomparable_unit_anchor_above``, default 5: the
+non-comparable-unit rule of §3.1 (ii)). A damaged file raises :class:`DatasetError` naming it.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import math
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from benchmark.suites.tbmath import paths
+from benchmark.suites.tbmath.scoring import NAMED_DOMAINS, Domain, Metric, Reference
+from benchmark.verdict import DatasetError
+
+DATA_DIR = PurePosixPath("environment/data")
+SCORE_CONFIG = "tests/score_config.json"
+PANEL_FILE = "tests/reference_panel.json"
+FEASIBILITY_FILE = "tests/feasibility.json"
+EXPECTED_RESULT = "tests/expected_result.json"
+DEFAULT_UNIT_THRESHOLD = 5.0
+
+
+def _json(path: Path) -> Any:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise DatasetError(path, f"cannot read the file ({exc.strerror or exc})") from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise DatasetError(path, f"not valid JSON ({exc})") from None
+
+
+def _domain(raw: Any, where: str) -> Domain | None:
+    if raw is None:
+        return None
+    if isinstance(raw, str):
+        if raw not in NAMED_DOMAINS:
+            raise DatasetError(
+                where, f"unknown domain {raw!r}; one of {sorted(NAMED_DOMAINS)} or [low, high]"
+            )
+        low, high, low_open = NAMED_DOMAINS[raw]
+        return Domain(low, high, low_open, raw)
+    if isinstance(raw, list) and len(raw) == 2:
+        low = -math.inf if raw[0] is None else float(raw[0])
+        high = math.inf if raw[1] is None else float(raw[1])
+        return Domain(low, high, False, "domain")
+    raise DatasetError(where, f"domain must be a name or [low, high], got {raw!r}")
+
+
+def _metrics(config: dict[str, Any], where: Path) -> tuple[Metric, ...]:
+    raw_metrics = config.get("metrics")
+    if not isinstance(raw_metrics, list) or not raw_metrics:
+        raise DatasetError(where, "'metrics' must be a non-empty list")
+    cardinality = config.get("cardinality") or {}
+    threshold = float(config.get("noncomparable_unit_anchor_above", DEFAULT_UNIT_THRESHOLD))
+    metrics: list[Metric] = []
+    for number, item in enumerate(raw_metrics):
+        here = f"{where}: metrics[{number}]"
+        if not isinstance(item, dict) or not isinstance(item.get("path"), str):
+            raise DatasetError(here, "each metric needs a string 'path'")
+        try:
+            paths.parse(item["path"])
+            anchor = float(item["oracle_value"])
+            weight = float(item.get("score_weight", item.get("weight", 1.0)))
+            direction = str(item.get("semantic_direction", item.get("direction", "target_value")))
+            excluded = None
+            if weight == 0:
+                excluded = "weight_zero: declared at weight 0, recorded but not scored"
+            elif item.get("unit_pinned", True) is False and abs(anchor) > threshold:
+                excluded = (
+                    f"non_comparable_unit: the anchor {anchor:g} is a raw index with no schema-pinned unit "
+                    f"(|anchor| > {threshold:g})"
+                )
+            prefix = paths.list_prefix(item["path"])
+            if excluded is None and prefix is not None and prefix[0] in cardinality:
+                wanted = int(cardinality[prefix[0]])
+                if prefix[1] >= wanted:
+                    excluded = f"surplus_item: the task asks for {wanted} items of {prefix[0]}"
+            metrics.append(
+                Metric(
+                    path=item["path"],
+                    anchor=anchor,
+                    direction=direction,
+                    weight=weight,
+                    rel_scale=float(item.get("rel_scale", 0.12)),
+                    abs_scale=float(item.get("abs_scale", 1e-6)),
+                    domain=_domain(item.get("domain"), here),
+                    excluded=excluded,
+                )
+            )
+        except DatasetError:
+            raise
+        except (KeyError, TypeError, ValueError, paths.PathError) as exc:
+            raise DatasetError(here, f"bad metric entry ({exc})") from None
+    return tuple(metrics)
+
+
+@dataclass(frozen=True)
+class ReferenceScript:
+    reference_id: str
+    script: Path
+    model: str
+
+
+@dataclass(frozen=True)
+class Task:
+    """One task, checked."""
+
+    task_id: str
+    root: Path
+    instruction: str
+    artifact_path: str  # relative to the agent's working directory
+    metrics: tuple[Metric, ...]
+    references: tuple[Reference, ...]
+    reference_scripts: tuple[ReferenceScript, ...]
+    primary_reference: str | None
+    feasibility: tuple[dict[str, Any], ...] | None  # None: the task ships no gate
+    schema: Any
+    literature_split: bool
+    metadata: dict[str, Any]
+
+    @property
+    def data_dir(self) -> Path:
+        return self.root / DATA_DIR
+
+    @property
+    def expected_result(self) -> Path | None:
+        path = self.root / EXPECTED_RESULT
+        return path if path.is_file() else None
+
+    def workspace_files(self) -> dict[str, bytes]:
+        """What the agent's working directory starts with: ``data/…`` mirrored from environment/data."""
+        files: dict[str, bytes] = {}
+        for path in sorted(self.data_dir.rglob("*")):
+            if path.is_file():
+                files[f"data/{path.relative_to(self.data_dir).as_posix()}"] = path.read_bytes()
+        return files
+
+    def figures(self) -> list[Path]:
+        return sorted((self.data_dir / "figures").glob("*.png"))
+
+
+def artifact_relative(raw: str, task_id: str) -> str:
+    """The release writes ``/root/results/<task>_result.json``; our agents work in a fresh directory,
+    so an absolute path is taken relative to ``/root`` (or ``/``) and must stay inside it."""
+    path = PurePosixPath(raw)
+    if path.is_absolute():
+        parts = path.parts[1:]
+        if parts[:1] == ("root",):
+            parts = parts[1:]
+        path = PurePosixPath(*parts) if parts else PurePosixPath(f"results/{task_id}_result.json")
+    if ".." in path.parts or not path.parts:
+        raise ValueError(f"artifact path {raw!r} leaves the working directory")
+    return path.as_posix()
+
+
+def _references(root: Path) -> tuple[tuple[Reference, ...], tuple[ReferenceScript, ...], str | None]:
+    path = root / PANEL_FILE
+    if not path.is_file():
+        return (), (), None
+    panel = _json(path)
+    if not isinstance(panel, dict) or not isinstance(panel.get("references"), list):
+        raise DatasetError(path, "'references' must be a list")
+    references: list[Reference] = []
+    scripts: list[ReferenceScript] = []
+    for number, item in enumerate(panel["references"]):
+        here = f"{path}: references[{number}]"
+        if not isinstance(item, dict) or not isinstance(item.get("id"), str):
+            raise DatasetError(here, "each reference needs a string 'id'")
+        values = item.get("values") or {}
+        if not isinstance(values, dict):
+            raise DatasetError(here, "'values' must be an object of path → number")
+        references.append(Reference(item["id"], values, item.get("exclusion_reason")))
+        if isinstance(item.get("script"), str):
+            script = root / item["script"]
+            if not script.is_file():
+                raise DatasetError(here, f"script {item['script']} does not exist")
+            scripts.append(ReferenceScript(item["id"], script, str(item.get("model", ""))))
+    primary = panel.get("primary")
+    if primary is not None and primary not in {r.reference_id for r in references}:
+        raise DatasetError(path, f"primary reference {primary!r} is not in the panel")
+    return tuple(references), tuple(scripts), primary
+
+
+@functools.lru_cache(maxsize=64)
+def load_task(root: Path) -> Task:
+    toml_path = root / "task.toml"
+    try:
+        info = tomllib.loads(toml_path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise DatasetError(toml_path, f"cannot read the file ({exc.strerror or exc})") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise DatasetError(toml_path, f"not valid TOML ({exc})") from None
+    artifacts = info.get("artifacts")
+    if not isinstance(artifacts, list) or len(artifacts) != 1 or not isinstance(artifacts[0], str):
+        raise DatasetError(toml_path, "'artifacts' must list exactly one artifact path")
+    try:
+        artifact = artifact_relative(artifacts[0], root.name)
+    except ValueError as exc:
+        raise DatasetError(toml_path, str(exc)) from None
+    instruction_path = root / "instruction.md"
+    try:
+        instruction = instruction_path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise DatasetError(instruction_path, f"cannot read the file ({exc.strerror or exc})") from None
+    config_path = root / SCORE_CONFIG
+    config = _json(config_path)
+    if not isinstance(config, dict):
+        raise DatasetError(config_path, "the score configuration must be a JSON object")
+    metrics = _metrics(config, config_path)
+    references, scripts, primary = _references(root)
+    feasibility = None
+    gate_path = root / FEASIBILITY_FILE
+    if gate_path.is_file():
+        gate = _json(gate_path)
+        if not isinstance(gate, dict) or not isinstance(gate.get("checks"), list):
+            raise DatasetError(gate_path, "'checks' must be a list")
+        feasibility = tuple(gate["checks"])
+    schema_path = root / DATA_DIR / "output_schema.json"
+    schema = _json(schema_path) if schema_path.is_file() else None
+    metadata = dict(info.get("metadata") or {})
+    return Task(
+        task_id=root.name,
+        root=root,
+        instruction=instruction,
+        artifact_path=artifact,
+        metrics=metrics,
+        references=references,
+        reference_scripts=scripts,
+        primary_reference=primary,
+        feasibility=feasibility,
+        schema=schema,
+        literature_split=bool(metadata.get("literature_split", False)),
+        metadata=metadata,
+    )
+
+
+def discover(root: Path) -> list[Path]:
+    """Every task folder under ``root`` (a folder with ``task.toml``), sorted; ``root`` itself may be one."""
+    if not root.is_dir():
+        raise DatasetError(root, "dataset path does not exist or is not a directory")
+    if (root / "task.toml").is_file():
+        return [root]
+    found = sorted(p.parent for p in root.rglob("task.toml") if not any(s.startswith(".") for s in p.parts))
+    if not found:
+        raise DatasetError(root, "no task.toml below the dataset directory")
+    return found
+
+
+def schema_violations(schema: Any, artifact: Any, where: str = "") -> list[str]:
+    """Where ``artifact`` departs from a shape schema (the release's form: field → type name, a
+    one-element list for "list of"); keys starting with ``$`` (our units table) are annotations."""
+    out: list[str] = []
+    label = where or "(root)"
+    if isinstance(schema, dict):
+        if not isinstance(artifact, dict):
+            return [f"{label}: expected an object"]
+        for key, sub in schema.items():
+            if key.startswith("$"):
+                continue
+            child = f"{where}.{key}" if where else key
+            if key not in artifact:
+                out.append(f"{child}: missing")
+            else:
+                out.extend(schema_violations(sub, artifact[key], child))
+        return out
+    if isinstance(schema, list):
+        if not isinstance(artifact, list):
+            return [f"{label}: expected a list"]
+        for index, item in enumerate(artifact):
+            if schema:
+                out.extend(schema_violations(schema[0], item, f"{where}[{index}]"))
+        return out
+    kind = str(schema).split()[0].strip(",;") if isinstance(schema, str) and schema.strip() else ""
+    checks = {
+        "number": lambda v: isinstance(v, int | float) and not isinstance(v, bool),
+        "integer": lambda v: isinstance(v, int) and not isinstance(v, bool),
+        "string": lambda v: isinstance(v, str),
+        "boolean": lambda v: isinstance(v, bool),
+    }
+    if kind in checks and not checks[kind](artifact):
+        out.append(f"{label}: expected {kind}, got {type(artifact).__name__}")
+    return out

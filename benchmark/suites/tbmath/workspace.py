@@ -1,0 +1,170 @@
+"""The agent's working directory, carried across tool calls through the harness sandbox.
+
+The sandbox (``benchmark.sandbox``) gives every run a fresh, private directory and removes it
+afterwards; an agent needs one directory for a whole episode. So the harness keeps the directory's
+contents here, on the host, and each tool call ships them into a sandbox run (base64 in one JSON
+file, so binary attachments travel too), runs the command there with that directory as its cwd,
+and reads back what changed. Nothing but the task's public data and the agent's own files is ever
+in it: the references, the score configuration and the rest of the checkout stay hidden by the
+sandbox, and under bubblewrap the command has no network.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+
+from benchmark.sandbox import Limits, Outcome, Sandbox
+from benchmark.verdict import InfrastructureError
+
+PAYLOAD_FILE = "workspace_payload.json"
+RESULT_PREFIX = "@@TBMATH_WORKSPACE@@"
+MAX_WORKSPACE_BYTES = 24 * 1024 * 1024
+TOOLS: tuple[str, ...] = ("bash", "python")
+
+# Runs inside the sandbox: materialise the directory, run the command, report the changes.
+_RUNNER = r"""
+import base64, hashlib, json, os, subprocess, sys
+payload = json.load(open("workspace_payload.json", encoding="utf-8"))
+os.remove("workspace_payload.json")
+root = os.path.abspath("ws")
+os.makedirs(root)
+before = {}
+for rel, data in payload["files"].items():
+    raw = base64.b64decode(data)
+    dest = os.path.join(root, rel)
+    os.makedirs(os.path.dirname(dest), exist_ok=True)
+    with open(dest, "wb") as handle:
+        handle.write(raw)
+    before[rel] = hashlib.sha256(raw).hexdigest()
+if payload["tool"] == "bash":
+    argv = ["bash", "-c", payload["code"]]
+else:
+    argv = [sys.executable, "-c", payload["code"]]
+timed_out = False
+try:
+    proc = subprocess.run(argv, cwd=root, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                          timeout=payload["timeout_s"], stdin=subprocess.DEVNULL)
+    output, code = proc.stdout, proc.returncode
+except subprocess.TimeoutExpired as exc:
+    output, code, timed_out = exc.stdout or b"", None, True
+limit = payload["output_bytes"]
+text = output.decode("utf-8", "replace")
+if len(text) > limit:
+    text = text[: limit // 2] + "\n[... output truncated ...]\n" + text[-limit // 2 :]
+changed, seen = {}, set()
+for folder, _dirs, names in os.walk(root):
+    for name in names:
+        path = os.path.join(folder, name)
+        if os.path.islink(path) or not os.path.isfile(path):
+            continue
+        rel = os.path.relpath(path, root).replace(os.sep, "/")
+        seen.add(rel)
+        with open(path, "rb") as handle:
+            raw = handle.read()
+        if before.get(rel) != hashlib.sha256(raw).hexdigest():
+            changed[rel] = base64.b64encode(raw).decode("ascii")
+deleted = sorted(set(before) - seen)
+print("@@TBMATH_WORKSPACE@@" + json.dumps({"output": text, "exit_code": code, "timed_out": timed_out,
+                                           "changed": changed, "deleted": deleted}))
+"""
+
+
+@dataclass(frozen=True)
+class ToolResult:
+    tool: str
+    exit_code: int | None
+    output: str
+    timed_out: bool
+    changed: tuple[str, ...]
+    error: str = ""  # the sandbox's own verdict when the command could not even run
+
+    def for_model(self) -> str:
+        status = "timed out" if self.timed_out else f"exit code {self.exit_code}"
+        if self.error:
+            status = f"failed: {self.error}"
+        return f"[{self.tool} {status}]\n{self.output}"
+
+    def as_record(self) -> dict[str, object]:
+        return {
+            "tool": self.tool,
+            "exit_code": self.exit_code,
+            "timed_out": self.timed_out,
+            "changed": list(self.changed),
+            "output": self.output,
+            "error": self.error,
+        }
+
+
+class Workspace:
+    """The files of one episode, keyed by POSIX path relative to the working directory."""
+
+    def __init__(self, files: dict[str, bytes]) -> None:
+        self.files = dict(files)
+
+    def read(self, rel: str) -> bytes | None:
+        return self.files.get(PurePosixPath(rel).as_posix())
+
+    def size(self) -> int:
+        return sum(len(data) for data in self.files.values())
+
+    def run(self, sandbox: Sandbox, tool: str, code: str, timeout_s: float, output_chars: int) -> ToolResult:
+        if tool not in TOOLS:
+            raise ValueError(f"unknown tool {tool!r}")
+        payload = {
+            "files": {
+                rel: base64.b64encode(data).decode("ascii") for rel, data in sorted(self.files.items())
+            },
+            "tool": tool,
+            "code": code,
+            "timeout_s": timeout_s,
+            "output_bytes": output_chars,
+        }
+        limits = Limits(
+            wall_timeout_s=timeout_s + 60,
+            memory_mb=sandbox.limits.memory_mb,
+            output_bytes=4 * MAX_WORKSPACE_BYTES // 3 + 4 * output_chars + 65536,
+        )
+        result = sandbox.run_script(_RUNNER, limits, files={PAYLOAD_FILE: json.dumps(payload)})
+        if result.outcome is Outcome.SANDBOX_ERROR:
+            raise InfrastructureError("sandbox_error", result.error)
+        reported = None
+        for line in reversed(result.stdout.splitlines()):
+            if line.startswith(RESULT_PREFIX):
+                reported = json.loads(line[len(RESULT_PREFIX) :])
+                break
+        if reported is None:
+            # The command took the whole sandbox down (memory cap, the outer timeout): the agent sees
+            # why, and the directory stays as it was before the call.
+            return ToolResult(
+                tool,
+                None,
+                result.stdout[-output_chars:],
+                result.outcome is Outcome.TIMEOUT,
+                (),
+                error=f"{result.outcome.value}: {result.error.strip()[:500]}",
+            )
+        updated = dict(self.files)
+        for rel in reported["deleted"]:
+            updated.pop(rel, None)
+        for rel, data in reported["changed"].items():
+            updated[rel] = base64.b64decode(data)
+        if sum(len(d) for d in updated.values()) > MAX_WORKSPACE_BYTES:
+            return ToolResult(
+                tool,
+                reported["exit_code"],
+                reported["output"],
+                reported["timed_out"],
+                (),
+                error=f"the working directory would exceed {MAX_WORKSPACE_BYTES} bytes; changes discarded",
+            )
+        self.files = updated
+        return ToolResult(
+            tool,
+            reported["exit_code"],
+            reported["output"],
+            reported["timed_out"],
+            tuple(sorted(reported["changed"])),
+        )
