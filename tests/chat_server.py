@@ -39,6 +39,7 @@ class Reply:
     delay_s: float = 0.0
     headers: dict[str, str] = field(default_factory=dict)
     usage: tuple[int, int] = (1000, 200)
+    tool_calls: tuple[dict[str, Any], ...] = ()  # OpenAI-shape tool calls on the reply message
 
 
 Responder = Callable[[dict[str, Any], int], Reply]
@@ -134,7 +135,11 @@ def _handler(server: ChatServer) -> type[BaseHTTPRequestHandler]:
                     "choices": [
                         {
                             "index": 0,
-                            "message": {"role": "assistant", "content": reply.text},
+                            "message": {
+                                "role": "assistant",
+                                "content": reply.text,
+                                **({"tool_calls": list(reply.tool_calls)} if reply.tool_calls else {}),
+                            },
                             "finish_reason": reply.finish_reason,
                         }
                     ]
