@@ -12,6 +12,7 @@ bench: setup
 	$(PY) -m pytest --model=oracle -n $(N)
 	$(PY) -m pytest --suite=mamo --model=oracle -n $(N)
 	$(PY) -m pytest --suite=nldata --model=oracle -n $(N)
+	$(PY) -m pytest --suite=tbmath --model=oracle -n $(N)
 
 ## The harness's own tests (the real-server test needs an optional install: see test-real-server).
 test: setup

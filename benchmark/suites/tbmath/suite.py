@@ -15,10 +15,11 @@ release that ships one), then a reply without tool calls.
 
 from __future__ import annotations
 
+import argparse
 import hashlib
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +29,7 @@ from adapters.base import OracleUnavailable
 from benchmark.cases import Case, InstanceRef
 from benchmark.records import RESULTS_FILE, latest_by_case, read_records
 from benchmark.reporting.render import Table
-from benchmark.suites.base import CaseContext
+from benchmark.suites.base import EXECUTION_CATEGORIES, CaseContext, Grouping
 from benchmark.suites.tbmath import reporting, tasks
 from benchmark.suites.tbmath.agent import AgentLimits, run_episode
 from benchmark.suites.tbmath.certificates import certify
@@ -74,6 +75,13 @@ class TbMathSuite:
     settings: tuple[str, ...] = ("agent",)
     default_setting = "agent"
     official_settings: tuple[str, ...] = ("agent",)
+    labels: tuple[str, ...] = ("family", "subcategory", "difficulty", "instance_id", "literature_split")
+    groupings: tuple[Grouping, ...] = (
+        Grouping("family"),
+        Grouping("subcategory", markers=False),
+        Grouping("literature_split", order=("no", "yes"), markers=False),
+    )
+    failure_categories: tuple[str, ...] = (*EXECUTION_CATEGORIES, "infeasible_solution", "wrong_objective")
 
     def __init__(self) -> None:
         self.limits = AgentLimits()
@@ -156,11 +164,8 @@ class TbMathSuite:
             )
         return refs
 
-    def markers(self, instance: InstanceRef) -> tuple[str, ...]:
-        marks = [instance.labels["family"]]
-        if instance.labels.get("literature_split") == "yes":
-            marks.append("literature_split")
-        return tuple(marks)
+    def add_commands(self, add_command: Callable[..., argparse.ArgumentParser]) -> None:
+        """Task building is ``python -m benchmark.suites.tbmath.generation``; nothing to add here."""
 
     def hidden_paths(self, dataset: Path) -> tuple[Path, ...]:
         return (dataset,)
