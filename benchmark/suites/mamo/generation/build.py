@@ -34,7 +34,7 @@ from benchmark.suites.mamo.generation.sizes import construct_table
 from benchmark.suites.mamo.generation.text import agree, answer_string, precision_sentence
 
 DATASET = "optbench-mamo"
-VERSION = "2.0.0"
+VERSION = "2.0.1"
 BASE_SEED = 20240503
 #: Cases per type: at least 200 ODE and 300 optimization cases, in roughly the paper's proportions.
 COUNTS: dict[str, int] = {

@@ -342,12 +342,12 @@ def job_sequencing(rng: random.Random) -> OptProblem:
     question = (
         f"The planner of {place} must schedule {count} {job_word}s for tomorrow, counting hours from the "
         f"start of the shift (hour 0). The machine handles one {job_word} at a time, and once a {job_word} "
-        "is started it runs to completion without interruption. A job cannot start before it becomes "
-        "available. Each job has a due time; finishing after it costs a penalty for every hour (or "
-        "fraction of an hour) of lateness, while finishing early earns nothing. The machine may stand "
-        "idle between jobs, and start times need not be whole hours. The jobs are:\n"
+        f"is started it runs to completion without interruption. A {job_word} cannot start before it "
+        f"becomes available. Each {job_word} has a due time; finishing after it costs a penalty for every "
+        "hour (or fraction of an hour) of lateness, while finishing early earns nothing. The machine may "
+        f"stand idle between {job_word}s, and start times need not be whole hours. The {job_word}s are:\n"
         f"{rows}\n"
-        "In which order and when should the jobs run? What is the smallest possible total lateness "
+        f"In which order and when should the {job_word}s run? What is the smallest possible total lateness "
         "penalty, in dollars?"
     )
     return OptProblem(
@@ -415,8 +415,8 @@ def quantity_discount(rng: random.Random) -> OptProblem:
         "that supplier grows, but the lower price applies only to the tonnes beyond each threshold, not "
         "to the whole order. Each supplier can deliver only up to a limit. The offers are:\n"
         f"{rows}\n"
-        "A tonne bought at a discounted step is only available once all cheaper-to-reach earlier steps of "
-        "the same supplier have been bought in full. What is the lowest total cost of covering the need, "
+        "A tonne at a discounted step can only be bought once every earlier, dearer step of the same "
+        "supplier has been bought in full. What is the lowest total cost of covering the need, "
         "in dollars?"
     )
     return OptProblem(

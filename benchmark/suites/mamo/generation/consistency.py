@@ -108,6 +108,11 @@ _PLURAL_UNITS = [
     "pounds",
     "feet",
     "inches",
+    "pallets",
+    "crates",
+    "boxes",
+    "cars",
+    "students",
 ]
 #: An asked-for unit: "..., in cubic metres?" or "How many kg of salt ...?".
 _ASKED_UNIT = (

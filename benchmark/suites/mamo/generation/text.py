@@ -60,6 +60,11 @@ _SINGULAR = {
     "feet": "foot",
     "inches": "inch",
     "people": "person",
+    "pallets": "pallet",
+    "crates": "crate",
+    "boxes": "box",
+    "cars": "car",
+    "students": "student",
 }
 
 
