@@ -22,7 +22,10 @@ omit_solve         no top-level solve()                                 response
 ================== ==================================================== ===================== =========
 
 The first four need the instance's structure and apply to ``maximum_flow`` and
-``minimum_cost_flow``; the last four apply to every subcategory. Payload settings (oracle-reading,
+``minimum_cost_flow``; the last four apply to every subcategory. A subcategory folder may plant
+misread_value, drop_constraint and heuristic itself with a ``planting`` module (``misread``,
+``drop_constraint``, ``heuristic`` and the ``MISREAD_EFFECT`` pair), as the scheduling folders do.
+Payload settings (oracle-reading,
 verified-extraction) supply the data, so a misread cannot happen there: that answer is the
 reference. A Stage-2 fault (one of :data:`adapters.planted.STAGE2_FAULTS`) may be added to any
 cause; ``unquoted_numeric_keys`` needs a record with numeric keys (min-cost flow's supplies).
@@ -31,11 +34,14 @@ cause; ``unquoted_numeric_keys`` needs a record with numeric keys (min-cost flow
 from __future__ import annotations
 
 import copy
+import importlib
+import importlib.util
 import json
 import re
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import numpy as np
@@ -228,6 +234,16 @@ def _misread(package: Package) -> tuple[str, dict[str, Any]]:
     raise ValueError(f"misread_value is planted only in {', '.join(FLOW_SUBCATEGORIES)}")
 
 
+def _folder_planting(subcategory: str) -> ModuleType | None:
+    """The subcategory folder's own ``planting`` module, if it has one."""
+    name = f"benchmark.suites.mmopt.subcategories.{subcategory}.planting"
+    try:
+        found = importlib.util.find_spec(name) is not None
+    except ModuleNotFoundError:
+        found = False
+    return importlib.import_module(name) if found else None
+
+
 def plant(package: Package, cause: str, stage2_fault: str | None = None) -> dict[str, Any]:
     """The plan entry planting ``cause`` (and optionally a Stage-2 fault) in ``package``, with the
     effect it must have under ``"expected"``."""
@@ -237,14 +253,17 @@ def plant(package: Package, cause: str, stage2_fault: str | None = None) -> dict
         raise ValueError(f"unknown Stage-2 fault {stage2_fault!r}; known: {', '.join(STAGE2_FAULTS)}")
     entry: dict[str, Any] = {"cause": cause}
     stage2 = "unresolved" if stage2_fault else "matched"
+    folder = _folder_planting(package.subcategory)
     if cause in CODE_FAULTS:
         entry["code_fault"] = cause
         category, failure_class = _CODE_FAULT_EFFECTS[cause]
         expected = Expected(category, failure_class, category, failure_class, stage2)
     elif cause == "misread_value":
-        entry["stage1_code"], entry["structured_instance"] = _misread(package)
+        entry["stage1_code"], entry["structured_instance"] = (folder.misread if folder else _misread)(package)
         category, failure_class = (
-            ("infeasible_solution", "structural_modeling")
+            folder.MISREAD_EFFECT
+            if folder
+            else ("infeasible_solution", "structural_modeling")
             if package.subcategory == "maximum_flow"
             else ("wrong_objective", "undecidable")
         )
@@ -252,6 +271,8 @@ def plant(package: Package, cause: str, stage2_fault: str | None = None) -> dict
             category, failure_class, None, None, "unresolved" if stage2_fault else "mismatched"
         )
     elif cause == "relax_integrality":
+        if folder:
+            raise ValueError(f"relax_integrality is not planted in {package.subcategory}")
         code = flow_model_code(
             package.instance_data,
             package.subcategory,
@@ -262,7 +283,10 @@ def plant(package: Package, cause: str, stage2_fault: str | None = None) -> dict
         entry["stage1_code"] = entry["downstream_code"] = code
         expected = Expected(None, None, None, None, stage2)
     else:
-        code = _drop_constraint(package) if cause == "drop_constraint" else _heuristic(package)
+        drop, heuristic = (
+            (folder.drop_constraint, folder.heuristic) if folder else (_drop_constraint, _heuristic)
+        )
+        code = drop(package) if cause == "drop_constraint" else heuristic(package)
         entry["stage1_code"] = entry["downstream_code"] = code
         effect = (
             ("infeasible_solution", "structural_modeling")

@@ -1,0 +1,29 @@
+"""Parallel-machine scheduling (scheduling_sequencing family, prefix ``pms``).
+
+Visual: a job × machine table of processing times with eligibility (a dash where a machine may not
+run a job), plus release and setup columns at the harder regimes. The model returns the minimum
+makespan, the job → machine assignment and the schedule.
+"""
+
+from __future__ import annotations
+
+from benchmark.suites.mmopt.generation.modular import ModularSubcategory
+from benchmark.suites.mmopt.subcategories.parallel_machine_scheduling import (
+    generator,
+    renderer,
+    templates,
+    validator,
+)
+
+SUBCATEGORY = ModularSubcategory(
+    family="scheduling_sequencing",
+    name="parallel_machine_scheduling",
+    id_prefix="pms",
+    version="parallel_machine_scheduling/1.0.0",
+    generator=generator,
+    templates=templates,
+    renderer=renderer,
+    validator=validator,
+)
+
+__all__ = ["SUBCATEGORY"]

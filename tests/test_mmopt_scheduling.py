@@ -1,0 +1,441 @@
+"""The scheduling/sequencing family: generators, validators, visuals, the shipped packages, damaged
+copies and the official release's packages.
+
+Real solvers throughout (CP-SAT, HiGHS); every shipped ``solver_ref.py`` runs as a subprocess in
+``tests/test_mmopt_generation.py::test_shipped_solver_refs_reproduce_the_optimum`` (all subcategories).
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import itertools
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from benchmark.suites.mmopt.generation import InstanceGenerator, build_instance
+from benchmark.suites.mmopt.generation.dataset import write_manifest
+from benchmark.suites.mmopt.generation.jsonio import dumps_canonical
+from benchmark.suites.mmopt.generation.package import package_files
+from benchmark.suites.mmopt.generation.seeds import instance_seed
+from benchmark.suites.mmopt.generation.validate import validate
+from benchmark.suites.mmopt.package import discover, load_package
+from benchmark.suites.mmopt.planting import plant, write_plan
+from benchmark.suites.mmopt.subcategories import get_subcategory
+from benchmark.suites.mmopt.subcategories.base import DIFFICULTIES
+from tests.conftest import run_bench
+
+REPO = Path(__file__).resolve().parents[1]
+ROOT = REPO / "fixtures" / "mmopt"
+OFFICIAL = REPO / "tests" / "data" / "official_mmopt"
+FAMILY = "scheduling_sequencing"
+PREFIXES = {"job_shop_scheduling": "jss", "parallel_machine_scheduling": "pms"}
+SUBCATEGORIES = tuple(PREFIXES)
+
+
+def _generator(name: str) -> InstanceGenerator:
+    subcategory = get_subcategory(name)
+    assert isinstance(subcategory, InstanceGenerator)
+    return subcategory
+
+
+def _load(package: Path, rel: str) -> Any:
+    return json.loads((package / rel).read_text())
+
+
+def _package(name: str, difficulty: str, index: int = 1) -> Path:
+    package = ROOT / FAMILY / name / difficulty / f"{PREFIXES[name]}_{difficulty[0]}_{index:03d}"
+    if not package.is_dir():
+        pytest.skip(f"{package.name} has not been generated")
+    return package
+
+
+def _instance(name: str, difficulty: str, index: int = 1) -> tuple[dict[str, Any], dict[str, Any]]:
+    package = _package(name, difficulty, index)
+    return _load(package, "ground_truth/instance_data.json"), _load(package, "ground_truth/solution_ref.json")
+
+
+# ------------------------------------------------------------------------------------------------
+# registry, determinism, regeneration, difficulty
+
+
+@pytest.mark.parametrize("name", SUBCATEGORIES)
+def test_registered_in_the_family_with_the_official_prefix(name):
+    generator = _generator(name)
+    assert (generator.family, generator.name, generator.id_prefix) == (FAMILY, name, PREFIXES[name])
+
+
+@pytest.mark.parametrize("name", SUBCATEGORIES)
+def test_same_seed_same_bytes(name):
+    generator = _generator(name)
+    seed = instance_seed(name, "medium", 4)
+    first = package_files(build_instance(generator, "medium", "x_001", seed), "test")
+    second = package_files(build_instance(generator, "medium", "x_001", seed), "test")
+    assert first == second
+    other = package_files(build_instance(generator, "medium", "x_001", seed + 1), "test")
+    assert other["ground_truth/instance_data.json"] != first["ground_truth/instance_data.json"]
+
+
+@pytest.mark.parametrize("name", SUBCATEGORIES)
+def test_shipped_package_regenerates_from_its_seed(name):
+    """A hard package rebuilt from the seed in its meta.json: every text and JSON file identical."""
+    package = _package(name, "hard", 2)
+    meta = _load(package, "meta.json")
+    built = build_instance(_generator(name), "hard", meta["instance_id"], meta["seed"])
+    files = package_files(built, meta["dataset_version"])
+    for rel, data in files.items():
+        if rel.endswith(".png") or rel == "meta.json":
+            continue
+        assert (package / rel).read_bytes() == data, rel
+    regenerated = json.loads(files["meta.json"])
+    regenerated.pop("checksums")
+    meta.pop("checksums")
+    assert regenerated == meta
+
+
+@pytest.mark.parametrize("name", SUBCATEGORIES)
+def test_size_grows_from_easy_to_hard(name):
+    manifest = ROOT / "manifest.json"
+    entries = (
+        [e for e in json.loads(manifest.read_text())["packages"] if e["subcategory"] == name]
+        if manifest.is_file()
+        else []
+    )
+    if not entries:
+        pytest.skip(f"{name} has not been generated")
+    sizes: dict[str, list[int]] = {d: [] for d in DIFFICULTIES}
+    for entry in entries:
+        meta = _load(ROOT / entry["path"], "meta.json")
+        sizes[meta["difficulty"]].append(meta["formulation_size"]["variables"])
+    assert all(len(sizes[d]) == 10 for d in DIFFICULTIES)
+    assert max(sizes["easy"]) < min(sizes["hard"])
+    assert sum(sizes["easy"]) < sum(sizes["medium"]) < sum(sizes["hard"])
+
+
+# ------------------------------------------------------------------------------------------------
+# job shop: validator
+
+
+def _jss_check():
+    return _generator("job_shop_scheduling").check_solution
+
+
+def test_job_shop_validator_accepts_the_reference_in_every_shape():
+    instance, solution = _instance("job_shop_scheduling", "hard", 1)
+    check = _jss_check()
+    verdict = check(instance, solution)
+    assert verdict.feasible, verdict.problems
+    assert verdict.objective == solution["objective_value"]
+    nested: dict[str, dict[str, int]] = {}
+    for item in solution["schedule"]:
+        nested.setdefault(item["job"], {})[item["operation"]] = item["start"]
+    assert check(instance, {"schedule": nested}).objective == solution["makespan"]
+    flat = {f"{item['job']}-{item['operation']}": item["start"] for item in solution["schedule"]}
+    assert check(instance, {"start_times": flat, "makespan": solution["makespan"]}).feasible
+    numbered = [
+        {"job": int(i["job"][1:]), "operation": i["operation"], "start": i["start"]}
+        for i in solution["schedule"]
+    ]
+    assert check(instance, {"schedule": numbered}).feasible
+
+
+def _shifted(solution: dict[str, Any], job: str, op: str, delta: float) -> dict[str, Any]:
+    damaged = copy.deepcopy(solution)
+    for item in damaged["schedule"]:
+        if (item["job"], item["operation"]) == (job, op):
+            item["start"] += delta
+            item["finish"] += delta
+    return damaged
+
+
+def test_job_shop_validator_rejects_overlap_precedence_and_misreads():
+    instance, solution = _instance("job_shop_scheduling", "hard", 1)
+    check = _jss_check()
+    schedule = solution["schedule"]
+    # two operations back to back on one machine: start the second one unit early → overlap
+    by_machine: dict[str, list[dict[str, Any]]] = {}
+    for item in schedule:
+        by_machine.setdefault(item["machine"], []).append(item)
+    first_pair = next(
+        (a, b)
+        for items in by_machine.values()
+        for a, b in zip(
+            sorted(items, key=lambda i: i["start"]), sorted(items, key=lambda i: i["start"])[1:], strict=False
+        )
+        if b["start"] == a["finish"] and b["start"] >= 1
+    )
+    a, b = first_pair
+    overlapping = _shifted(solution, b["job"], b["operation"], -1)
+    overlapping.pop("objective_value")
+    overlapping.pop("makespan")
+    overlapping.pop("objective_exact")
+    verdict = check(instance, overlapping)
+    assert not verdict.feasible
+    assert any(f"machine {a['machine']}" in p and "overlaps" in p for p in verdict.problems), verdict.problems
+
+    # the second operation of a job moved before its first one ends
+    job = instance["sets"]["jobs"][0]
+    o1, o2 = instance["sets"]["operations"][job][:2]
+    start_o1 = next(i["start"] for i in schedule if (i["job"], i["operation"]) == (job, o1))
+    start_o2 = next(i["start"] for i in schedule if (i["job"], i["operation"]) == (job, o2))
+    early = _shifted(solution, job, o2, start_o1 - start_o2)
+    verdict = check(instance, early)
+    assert not verdict.feasible and any(f"job {job}: {o2} starts at" in p for p in verdict.problems)
+
+    # a misread duration shows as a finish that is not start + duration, a missing operation is named
+    misread = copy.deepcopy(solution)
+    misread["schedule"][0]["finish"] += 1
+    assert any("is not start" in p for p in check(instance, misread).problems)
+    missing = {"schedule": schedule[1:]}
+    gone = schedule[0]
+    assert (
+        f"operation {gone['job']}-{gone['operation']} has no start time" in check(instance, missing).problems
+    )
+    wrong_machine = copy.deepcopy(solution)
+    wrong_machine["schedule"][0]["machine"] = "M99"
+    assert not check(instance, wrong_machine).feasible
+    lying = {**solution, "objective_value": solution["objective_value"] - 1}
+    assert any("reported objective_value" in p for p in check(instance, lying).problems)
+    assert not check(instance, {}).feasible
+
+
+def test_job_shop_semi_active_reference_is_tight():
+    """The stored schedule is semi-active: no operation could start earlier given the machine orders."""
+    instance, solution = _instance("job_shop_scheduling", "medium", 3)
+    starts = {(i["job"], i["operation"]): i["start"] for i in solution["schedule"]}
+    finish = {(i["job"], i["operation"]): i["finish"] for i in solution["schedule"]}
+    for job, ops in instance["sets"]["operations"].items():
+        for k, op in enumerate(ops):
+            ready = [finish[job, ops[k - 1]]] if k else [0]
+            machine = instance["machine_assignment"][job][op]
+            order = [tuple(x.split("-")) for x in solution["machine_orders"][machine]]
+            position = order.index((job, op))
+            if position:
+                ready.append(finish[order[position - 1]])
+            assert starts[job, op] == max(ready)
+
+
+def test_job_shop_hard_regime_has_bottlenecks_and_active_conflicts():
+    for index in range(1, 11):
+        instance, solution = _instance("job_shop_scheduling", "hard", index)
+        meta = instance["meta_parameters"]
+        assert meta["bottleneck_machine_flag"] and 1 <= len(meta["bottleneck_machines"]) <= 2
+        for route in instance["job_routes"].values():
+            assert set(meta["bottleneck_machines"]) <= set(route)
+        longest = max(sum(times.values()) for times in instance["processing_time"].values())
+        assert solution["objective_value"] > longest
+
+
+# ------------------------------------------------------------------------------------------------
+# parallel machines: validator and regimes
+
+
+def _pms_check():
+    return _generator("parallel_machine_scheduling").check_solution
+
+
+def test_parallel_machine_validator_accepts_the_reference_and_an_assignment_alone():
+    instance, solution = _instance("parallel_machine_scheduling", "hard", 1)
+    check = _pms_check()
+    verdict = check(instance, solution)
+    assert verdict.feasible, verdict.problems
+    assert verdict.objective == solution["objective_value"]
+    # the assignment fixes the best makespan (earliest release first on each machine)
+    alone = check(instance, {"assignment": solution["assignment"], "objective_value": solution["makespan"]})
+    assert alone.feasible and alone.objective == solution["makespan"]
+    as_starts = {item["job"]: item["start"] for item in solution["schedule"]}
+    assert check(instance, {"assignment": solution["assignment"], "start_times": as_starts}).feasible
+
+
+def test_parallel_machine_validator_rejects_eligibility_release_overlap_and_setup_misreads():
+    instance, solution = _instance("parallel_machine_scheduling", "hard", 1)
+    check = _pms_check()
+    job = next(
+        j
+        for j in instance["sets"]["jobs"]
+        if len(instance["eligibility"][j]) < len(instance["sets"]["machines"])
+    )
+    banned = next(m for m in instance["sets"]["machines"] if m not in instance["eligibility"][job])
+    ineligible = copy.deepcopy(solution)
+    ineligible["assignment"][job] = banned
+    assert any(f"not eligible for machine {banned}" in p for p in check(instance, ineligible).problems)
+
+    released = next(i for i in solution["schedule"] if instance["release_time"][i["job"]] >= 1)
+    early = copy.deepcopy(solution)
+    for item in early["schedule"]:
+        if item["job"] == released["job"]:
+            item["start"] = instance["release_time"][item["job"]] - 1
+            item["finish"] = item["start"] + item["duration"]
+    assert any("before its release" in p for p in check(instance, early).problems)
+
+    # two consecutive jobs on one machine: the second one starting a unit early overlaps the first
+    ordered = sorted(solution["schedule"], key=lambda i: (i["machine"], i["start"]))
+    first, second = next(
+        (a, b)
+        for a, b in itertools.pairwise(ordered)
+        if a["machine"] == b["machine"] and b["start"] == a["finish"]
+    )
+    overlap = copy.deepcopy(solution)
+    for item in overlap["schedule"]:
+        if item["job"] == second["job"]:
+            item["start"] -= 1
+            item["finish"] -= 1
+    assert any(
+        f"machine {first['machine']}" in p and "overlaps" in p for p in check(instance, overlap).problems
+    )
+
+    no_setup = copy.deepcopy(solution)  # a model that forgot the setup times ends every job early
+    for item in no_setup["schedule"]:
+        item["finish"] -= instance["setup_time"][item["job"]]
+    assert any("start + setup + processing" in p for p in check(instance, no_setup).problems)
+    lying = {**solution, "objective_value": solution["objective_value"] - 1}
+    assert not check(instance, lying).feasible
+    missing = {"assignment": {j: m for j, m in solution["assignment"].items() if j != job}}
+    assert not check(instance, missing).feasible
+
+
+def test_parallel_machine_regimes():
+    for index in range(1, 11):
+        easy, _ = _instance("parallel_machine_scheduling", "easy", index)
+        hard, solution = _instance("parallel_machine_scheduling", "hard", index)
+        assert easy["meta_parameters"]["machine_type"] == "identical" and "release_time" not in easy
+        assert hard["meta_parameters"]["machine_type"] == "unrelated"
+        assert (
+            hard["meta_parameters"]["restricted_eligibility_flag"]
+            and "release_time" in hard
+            and "setup_time" in hard
+        )
+        assert len(set(solution["assignment"].values())) == len(hard["sets"]["machines"])
+
+
+# ------------------------------------------------------------------------------------------------
+# official release packages (tests/data/official_mmopt): our validator and solvers on their schema
+
+
+def _official(subcategory: str) -> list[Path]:
+    return sorted(p.parent for p in (OFFICIAL / FAMILY / subcategory).glob("*/*/ground_truth"))
+
+
+@pytest.mark.parametrize("name", SUBCATEGORIES)
+def test_official_packages_pass_our_validator_and_solvers(name):
+    packages = _official(name)
+    assert packages, f"no official {name} package under tests/data/official_mmopt"
+    generator = _generator(name)
+    for package in packages:
+        instance = _load(package, "ground_truth/instance_data.json")
+        solution = _load(package, "ground_truth/solution_ref.json")
+        meta = _load(package, "meta.json")
+        verdict = generator.check_solution(instance, solution)
+        assert verdict.feasible, verdict.problems
+        assert verdict.objective == pytest.approx(meta["objective_value"], abs=1e-6)
+        assert generator.reference_solve(instance).objective == pytest.approx(meta["objective_value"])
+        assert generator.cross_check(instance)[1] == pytest.approx(meta["objective_value"])
+        assert generator.render(instance)  # the renderer reads the official record as it is
+
+
+# ------------------------------------------------------------------------------------------------
+# damaged copies: the validation stack names the package and the check
+
+
+def _rewrite(package: Path, rel: str, data: bytes) -> None:
+    (package / rel).write_bytes(data)
+    meta = _load(package, "meta.json")
+    meta["checksums"][rel] = hashlib.sha256(data).hexdigest()
+    (package / "meta.json").write_text(dumps_canonical(meta), encoding="utf-8")
+
+
+def _render_from(name: str, package: Path, instance: dict[str, Any]) -> None:
+    visual = _generator(name).render(instance)[0]
+    _rewrite(package, "visuals/visual_0.png", visual.png)
+
+
+def _checks(report: Any, package: str) -> dict[str, list[str]]:
+    found: dict[str, list[str]] = {}
+    for failure in report.failures:
+        if failure.package == package:
+            found.setdefault(failure.check, []).append(failure.message)
+    return found
+
+
+def test_damaged_job_shop_packages_are_named_with_their_check(tmp_path):
+    base = f"{FAMILY}/job_shop_scheduling/easy"
+    names = {
+        kind: f"{base}/jss_e_00{k}"
+        for k, kind in enumerate(("intact", "duration", "objective", "extra", "missing"), 1)
+    }
+    for rel in names.values():
+        if not (ROOT / rel).is_dir():
+            pytest.skip("job-shop fixtures not generated")
+        shutil.copytree(ROOT / rel, tmp_path / rel)
+    write_manifest(tmp_path)
+
+    package = tmp_path / names["duration"]
+    instance = _load(package, "ground_truth/instance_data.json")
+    job, op = instance["operation_records"][0]["job"], instance["operation_records"][0]["operation"]
+    instance["processing_time"][job][op] += 1
+    instance["operation_records"][0]["duration"] += 1
+    _rewrite(package, "ground_truth/instance_data.json", dumps_canonical(instance).encode())
+
+    package = tmp_path / names["objective"]
+    solution = _load(package, "ground_truth/solution_ref.json")
+    solution["objective_value"] += 1
+    _rewrite(package, "ground_truth/solution_ref.json", dumps_canonical(solution).encode())
+
+    package = tmp_path / names["extra"]  # a picture with one operation more than the record
+    instance = _load(package, "ground_truth/instance_data.json")
+    job = instance["sets"]["jobs"][0]
+    extra = f"O{len(instance['sets']['operations'][job]) + 1}"
+    instance["sets"]["operations"][job].append(extra)
+    instance["machine_assignment"][job][extra] = instance["sets"]["machines"][0]
+    instance["processing_time"][job][extra] = 3
+    _render_from("job_shop_scheduling", package, instance)
+
+    package = tmp_path / names["missing"]  # a picture with one operation fewer
+    instance = _load(package, "ground_truth/instance_data.json")
+    job = instance["sets"]["jobs"][-1]
+    instance["sets"]["operations"][job].pop()
+    _render_from("job_shop_scheduling", package, instance)
+
+    report = validate(tmp_path, processes=2)
+    assert _checks(report, names["intact"]) == {}
+    duration = _checks(report, names["duration"])
+    assert "visual_png" in duration and "regeneration" in duration and "artifacts" not in duration
+    objective = _checks(report, names["objective"])
+    assert {"reference_solve", "cross_check", "validator"} <= set(objective)
+    for kind in ("extra", "missing"):
+        checks = _checks(report, names[kind])
+        assert "visual_png" in checks and "artifacts" not in checks, checks
+
+
+# ------------------------------------------------------------------------------------------------
+# planted causes: a misread value, a dropped constraint and a heuristic answer per subcategory,
+# run as a user runs the benchmark (subprocess pytest, the real sandbox), two-stage setting
+
+PLANTED_MIX: tuple[tuple[str, str, str], ...] = tuple(
+    (name, f"{PREFIXES[name]}_{instance}", cause)
+    for name in SUBCATEGORIES
+    for instance, cause in (("e_002", "misread_value"), ("m_001", "drop_constraint"), ("h_003", "heuristic"))
+)
+
+
+@pytest.mark.slow
+def test_planted_causes_are_recovered_with_their_category(tmp_path):
+    refs = {ref.path[-1]: ref for ref in discover(ROOT) if ref.path[0] == FAMILY}
+    if not all(instance in refs for _, instance, _ in PLANTED_MIX):
+        pytest.skip("scheduling fixtures not generated")
+    plan = {refs[i].key: plant(load_package(refs[i]), cause) for _, i, cause in PLANTED_MIX}
+    plan_path = write_plan(tmp_path / "plan.json", plan)
+    selection = " or ".join(i for _, i, _ in PLANTED_MIX)
+    run = run_bench(
+        tmp_path / "run", f"--model=planted:{plan_path}", "--setting=two_stage", "-k", selection, "-n", "2"
+    )
+    records = {r["case"].rsplit("/", 2)[0]: r for r in run.records}
+    assert set(records) == set(plan), run.output[-3000:]
+    for key, entry in plan.items():
+        record = records[key]
+        assert record["category"] == entry["expected"]["stage1_category"], (key, record["detail"])
+        assert record["extra"]["stage2"]["status"] == entry["expected"]["stage2"], key
