@@ -75,7 +75,8 @@ def _damage_missing_visual(directory: Path) -> str:
 def _damage_no_objective(directory: Path) -> str:
     path = directory / "ground_truth/solution_ref.json"
     solution = json.loads(path.read_text())
-    del solution["objective_value"]
+    for key in ("objective_value", "objective_exact", "objective"):  # every key an optimum is read from
+        solution.pop(key, None)
     path.write_text(json.dumps(solution))
     meta = json.loads((directory / "meta.json").read_text())
     meta["checksums"]["ground_truth/solution_ref.json"] = hashlib.sha256(path.read_bytes()).hexdigest()

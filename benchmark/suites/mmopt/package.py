@@ -49,6 +49,7 @@ SETTING_FILES: dict[str, tuple[str, ...]] = {
     "verified_extraction": ("task_input.txt", VISUALS, *SCORING_FILES),
     "oracle_reading": ("task_input.txt", *SCORING_FILES),
 }
+REFERENCE_OBJECTIVE_KEYS: tuple[str, ...] = ("objective_value", "objective_exact", "objective")
 _VISUAL_NAME = re.compile(r"^visual_(\d+)\.png$")
 
 
@@ -71,8 +72,7 @@ class Package:
 
     @property
     def expected_objective(self) -> float | None:
-        value = self.solution_ref.get("objective_value")
-        return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+        return reference_value(self.solution_ref)
 
 
 def _instance_ref(root: Path, rel: Sequence[str]) -> InstanceRef:
@@ -177,6 +177,17 @@ def _optional_text(path: Path) -> str:
     return _read_text(path) if path.is_file() else ""
 
 
+def reference_value(solution_ref: dict[str, Any]) -> float | None:
+    """The verified optimum in ``solution_ref.json``: ``objective_value``, or where the release
+    writes only the official aliases (its scheduling and planning packages) ``objective_exact`` or
+    ``objective``."""
+    for key in REFERENCE_OBJECTIVE_KEYS:
+        value = solution_ref.get(key)
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            return float(value)
+    return None
+
+
 def load_package(ref: InstanceRef, needs: Sequence[str] = (*REQUIRED_FILES, VISUALS)) -> Package:
     """Read and check one package; ``needs`` names the files the caller uses (default: all).
 
@@ -201,9 +212,7 @@ def load_package(ref: InstanceRef, needs: Sequence[str] = (*REQUIRED_FILES, VISU
             raise DatasetError(path, "top-level JSON value is not an object")
     if "status" not in solution_ref:
         raise DatasetError(directory / "ground_truth/solution_ref.json", "no 'status' field")
-    objective = solution_ref.get("objective_value")
-    numeric = isinstance(objective, int | float) and not isinstance(objective, bool)
-    if not numeric and str(solution_ref["status"]).lower() != "infeasible":
+    if reference_value(solution_ref) is None and str(solution_ref["status"]).lower() != "infeasible":
         raise DatasetError(directory / "ground_truth/solution_ref.json", "no numeric 'objective_value'")
     _verify_checksums(directory, meta)
     family, subcategory, difficulty, instance_id = ref.path

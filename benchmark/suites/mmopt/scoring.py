@@ -32,6 +32,7 @@ from typing import Any
 
 from benchmark.sandbox import ExecutionResult, Outcome
 from benchmark.suites.mmopt.official import DEFAULT_SCORING, OfficialCheck, official_schema
+from benchmark.suites.mmopt.package import REFERENCE_OBJECTIVE_KEYS
 from benchmark.suites.mmopt.subcategories import get_subcategory
 from benchmark.suites.mmopt.subcategories.base import SolutionCheck
 from benchmark.verdict import Verdict
@@ -131,9 +132,9 @@ def reference_objective(
     subcategory: str, instance: Mapping[str, Any], solution_ref: Mapping[str, Any]
 ) -> float | None:
     """The verified optimum: from the official reference keys (``objective_exact`` first) on an
-    official-schema instance, else ``objective_value``."""
+    official-schema instance, else ``objective_value`` (or the release's aliases where it has none)."""
     rules = official_schema(subcategory, instance)
-    keys = rules.REFERENCE_KEYS if rules is not None else ("objective_value",)
+    keys = rules.REFERENCE_KEYS if rules is not None else REFERENCE_OBJECTIVE_KEYS
     for key in keys:
         raw = solution_ref.get(key)
         if isinstance(raw, int | float) and not isinstance(raw, bool):

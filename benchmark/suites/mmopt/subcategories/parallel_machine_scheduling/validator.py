@@ -24,6 +24,8 @@ from benchmark.suites.mmopt.subcategories.parallel_machine_scheduling.generator 
 )
 
 REPORTED_KEYS = ("objective_value", "objective", "makespan", "objective_exact")
+#: Instance keys this check may look up that an official instance lacks (no setups, no releases).
+OPTIONAL_KEYS = ("setup_time", "release_time")
 
 
 def _starts(raw: Any, jobs: list[str]) -> tuple[dict[str, float], list[str]]:
