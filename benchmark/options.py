@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from benchmark.sandbox.factory import OPTION_CHOICES
 from benchmark.schedules import SCHEDULES
 
 
@@ -141,7 +142,12 @@ def add_options(parser: pytest.Parser) -> None:
         help="response cache of real models: readwrite (default), read (store nothing), "
         "write (ignore earlier entries), off",
     )
-    group.addoption("--sandbox", choices=("auto", "bwrap", "subprocess"), default="auto", help="sandbox kind")
+    group.addoption(
+        "--sandbox",
+        choices=OPTION_CHOICES,
+        default="auto",
+        help="sandbox: auto (warm when bwrap works), warm (forking pool), cold (bwrap per case), subprocess",
+    )
     group.addoption("--record", default=None, help="write the run's responses to FILE as a replay file")
     group.addoption(
         "--max-cost", type=float, default=None, help="stop sending requests once this session spent USD"

@@ -52,7 +52,7 @@ from benchmark.run import (
     read_manifest,
     write_manifest,
 )
-from benchmark.sandbox import Limits, Sandbox, SandboxKind, create_sandbox, isolation_warning
+from benchmark.sandbox import Limits, Sandbox, create_sandbox, isolation_warning, kind_for_option
 from benchmark.schedules import sample_specs
 from benchmark.suites.base import (
     CaseContext,
@@ -491,7 +491,7 @@ def bench_runtime(pytestconfig: pytest.Config) -> Runtime:
     if state.run is None:
         pytest.skip("--setup-only/--setup-plan: benchmark cases are listed, not evaluated")
     assert options.model is not None
-    prefer = None if options.sandbox == "auto" else SandboxKind(options.sandbox)
+    prefer = kind_for_option(options.sandbox)
     return Runtime(
         adapter=model_side(pytestconfig).adapter,
         sandbox=create_sandbox(_hidden_paths(state), prefer=prefer),
@@ -697,7 +697,7 @@ def _write_manifest(
             offline=options.offline,
             cache_mode=options.cache,
         )
-        prefer = None if options.sandbox == "auto" else SandboxKind(options.sandbox)
+        prefer = kind_for_option(options.sandbox)
         state.described = (adapter.describe(), create_sandbox(_hidden_paths(state), prefer=prefer).describe())
     model_description, sandbox_description = state.described
     sessions = list(previous.get("sessions", []))

@@ -28,6 +28,7 @@ from benchmark.sandbox import (
     ExecutionResult,
     Limits,
     Outcome,
+    PoolSandbox,
     Sandbox,
     SandboxKind,
     SandboxUnavailableError,
@@ -39,10 +40,11 @@ from benchmark.sandbox.executor import clean_env
 REPO_ROOT = Path(__file__).resolve().parents[1]
 HAVE_BWRAP = shutil.which("bwrap") is not None
 NEEDS_BWRAP = pytest.mark.skipif(not HAVE_BWRAP, reason="bwrap (Debian package bubblewrap) is not installed")
-KINDS = [
-    pytest.param(SandboxKind.BWRAP, marks=NEEDS_BWRAP, id="bwrap"),
-    pytest.param(SandboxKind.SUBPROCESS, id="subprocess"),
+ISOLATED_KINDS = [
+    pytest.param(SandboxKind.BWRAP, marks=NEEDS_BWRAP, id="cold"),
+    pytest.param(SandboxKind.POOL, marks=NEEDS_BWRAP, id="warm"),
 ]
+KINDS = [*ISOLATED_KINDS, pytest.param(SandboxKind.SUBPROCESS, id="subprocess")]
 QUICK = Limits(wall_timeout_s=60.0)
 
 
@@ -60,11 +62,10 @@ def sandbox(request: pytest.FixtureRequest) -> Sandbox:
     return create_sandbox([REPO_ROOT], prefer=request.param)
 
 
-@pytest.fixture(scope="module")
-def bwrap_sandbox() -> Sandbox:
-    if not HAVE_BWRAP:
-        pytest.skip("bwrap (Debian package bubblewrap) is not installed")
-    return create_sandbox([REPO_ROOT], prefer=SandboxKind.BWRAP)
+@pytest.fixture(scope="module", params=ISOLATED_KINDS)
+def bwrap_sandbox(request: pytest.FixtureRequest) -> Sandbox:
+    """The bwrap sandbox, cold (one bwrap per case) and warm (forking pool)."""
+    return create_sandbox([REPO_ROOT], prefer=request.param)
 
 
 def _live_processes_with(token: str) -> list[int]:
@@ -770,7 +771,7 @@ def test_subprocess_describe_says_it_is_not_isolated() -> None:
 @NEEDS_BWRAP
 def test_bwrap_describe_lists_version_hidden_and_exposed(bwrap_sandbox: Sandbox) -> None:
     info = bwrap_sandbox.describe()
-    assert info["kind"] == "bwrap"
+    assert info["kind"] == str(bwrap_sandbox.kind)
     assert info["bwrap_version"] and info["filesystem_isolated"] is True and info["network_isolated"] is True
     assert str(REPO_ROOT) in info["hidden_paths"]  # type: ignore[operator]
     filesystem = info["filesystem"]
@@ -1063,3 +1064,147 @@ def test_an_isolated_run_has_no_isolation_warning(bwrap_sandbox: Sandbox) -> Non
     assert isolation_warning(bwrap_sandbox.describe()) is None
     warning = isolation_warning(create_sandbox([REPO_ROOT], prefer=SandboxKind.SUBPROCESS).describe())
     assert warning is not None and "NOT isolated" in warning
+
+
+# ------------------------------------------- isolation between cases (warm pool equals cold)
+
+LEAKS = {
+    "processes": (
+        """
+        import subprocess, sys
+        subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)", "optbench-leak-daemon"],
+                         start_new_session=True)
+        """,
+        """
+        import os
+        mine = {os.getpid(), os.getppid(), 1}
+        others = []
+        for entry in os.listdir("/proc"):
+            if entry.isdigit() and int(entry) not in mine:
+                try:
+                    cmd = open(f"/proc/{entry}/cmdline", "rb").read()
+                except OSError:
+                    continue
+                if b"optbench-leak-daemon" in cmd:
+                    others.append(entry)
+        CLEAN = not others
+        """,
+    ),
+    "files": (
+        """
+        import os
+        for path in ("/tmp/leak", "leak", "/dev/shm/leak", os.path.expanduser("~/leak2")):
+            open(path, "w").write("x")
+        """,
+        """
+        import os
+        CLEAN = not any(os.path.exists(p) for p in ("/tmp/leak", "leak", "/dev/shm/leak",
+                                                     os.path.expanduser("~/leak2")))
+        """,
+    ),
+    "modules": (
+        """
+        import sys, types, builtins, numpy
+        sys.modules["json"] = types.ModuleType("json")
+        numpy.LEAKED = True
+        builtins.LEAKED = True
+        """,
+        """
+        import json, builtins, numpy
+        CLEAN = hasattr(json, "dumps") and not hasattr(numpy, "LEAKED") and not hasattr(builtins, "LEAKED")
+        """,
+    ),
+    "environment": (
+        """
+        import os
+        os.environ["OPTBENCH_LEAK"] = "1"
+        os.putenv("OPTBENCH_LEAK2", "1")
+        """,
+        """
+        import os
+        CLEAN = "OPTBENCH_LEAK" not in os.environ and "OPTBENCH_LEAK2" not in os.environ
+        """,
+    ),
+    "cwd": (
+        """
+        import os
+        os.chdir("/")
+        """,
+        """
+        import os
+        CLEAN = os.getcwd() == "/tmp/sandbox"
+        """,
+    ),
+    "signal handlers": (
+        """
+        import signal
+        signal.signal(signal.SIGTERM, lambda *a: None)
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGALRM, signal.SIG_IGN)
+        """,
+        """
+        import signal
+        CLEAN = (signal.getsignal(signal.SIGTERM) == signal.SIG_DFL
+                 and signal.getsignal(signal.SIGINT) is signal.default_int_handler
+                 and signal.getsignal(signal.SIGALRM) == signal.SIG_DFL)
+        """,
+    ),
+}
+
+
+@pytest.mark.parametrize("leak", sorted(LEAKS))
+def test_nothing_planted_in_one_case_is_seen_by_the_next(bwrap_sandbox: Sandbox, leak: str) -> None:
+    plant, check = LEAKS[leak]
+    planted = bwrap_sandbox.run_solve(code(plant) + "\ndef solve():\n    return {'planted': True}\n", QUICK)
+    assert planted.outcome is Outcome.OK, planted.error
+    seen = bwrap_sandbox.run_solve(code(check) + "\ndef solve():\n    return {'clean': CLEAN}\n", QUICK)
+    assert seen.outcome is Outcome.OK, seen.error
+    assert seen.value == {"clean": True}
+
+
+def test_a_dead_pool_server_is_replaced_and_the_case_rerun() -> None:
+    if not HAVE_BWRAP:
+        pytest.skip("bwrap (Debian package bubblewrap) is not installed")
+    pool = create_sandbox([REPO_ROOT], prefer=SandboxKind.POOL)
+    assert isinstance(pool, PoolSandbox)
+    warm = pool.run_solve("import os\ndef solve():\n    return {'ppid': os.getppid()}\n", QUICK)
+    assert warm.outcome is Outcome.OK and warm.value is not None
+    assert warm.value["ppid"] != 1  # forked by the server, not started by bwrap's init
+    killer = code("""
+        import os, signal
+        os.kill(os.getppid(), signal.SIGKILL)
+        def solve():
+            return {"after": 1}
+    """)
+    result = pool.run_solve(killer, QUICK)
+    assert result.outcome is Outcome.OK and result.value == {"after": 1}, result.error
+    assert pool.restarts == 1
+    again = pool.run_solve("import os\ndef solve():\n    return {'ppid': os.getppid()}\n", QUICK)
+    assert again.outcome is Outcome.OK and again.value is not None and again.value["ppid"] != 1
+    pool.close()
+
+
+def test_the_pool_server_cannot_be_ptraced_or_read_by_a_case() -> None:
+    """In a cold sandbox the parent is the case's own bwrap init; in the pool it is the server that
+    forks every later case, so it must be out of reach."""
+    if not HAVE_BWRAP:
+        pytest.skip("bwrap (Debian package bubblewrap) is not installed")
+    pool = create_sandbox([REPO_ROOT], prefer=SandboxKind.POOL)
+    probe = code("""
+        import ctypes, os
+        def solve():
+            libc = ctypes.CDLL(None, use_errno=True)
+            attached = libc.ptrace(16, os.getppid(), 0, 0) == 0  # PTRACE_ATTACH
+            errno = ctypes.get_errno()
+            try:
+                open(f"/proc/{os.getppid()}/mem", "rb").read(1)
+                mem = "read"
+            except OSError as exc:
+                mem = type(exc).__name__
+            return {"attached": attached, "errno": errno, "mem": mem}
+    """)
+    result = pool.run_solve(probe, QUICK)
+    assert result.outcome is Outcome.OK, result.error
+    assert result.value == {"attached": False, "errno": 1, "mem": "PermissionError"}  # EPERM
+    assert pool.restarts == 0
+    pool.close()

@@ -8,24 +8,22 @@ run manifest through :meth:`Sandbox.describe`.
 from __future__ import annotations
 
 from benchmark.sandbox.core import ExecutionResult, Limits, Outcome, SandboxKind
-from benchmark.sandbox.executor import (
-    BwrapSandbox,
-    Sandbox,
-    SandboxUnavailableError,
-    SubprocessSandbox,
-    create_sandbox,
-    isolation_warning,
-)
+from benchmark.sandbox.executor import BwrapSandbox, Sandbox, SandboxUnavailableError, SubprocessSandbox
+from benchmark.sandbox.factory import OPTION_CHOICES, create_sandbox, isolation_warning, kind_for_option
+from benchmark.sandbox.pool import PoolSandbox
 
 __all__ = [
+    "OPTION_CHOICES",
     "BwrapSandbox",
     "ExecutionResult",
     "Limits",
     "Outcome",
+    "PoolSandbox",
     "Sandbox",
     "SandboxKind",
     "SandboxUnavailableError",
     "SubprocessSandbox",
     "create_sandbox",
     "isolation_warning",
+    "kind_for_option",
 ]

@@ -17,6 +17,7 @@ class SandboxKind(StrEnum):
     """How generated code is isolated; recorded in the run manifest because results depend on it."""
 
     BWRAP = "bwrap"
+    POOL = "warm"
     SUBPROCESS = "subprocess"
 
 

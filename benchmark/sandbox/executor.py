@@ -21,6 +21,7 @@ Process control is :mod:`benchmark.sandbox.process`, outcome classification
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import os
 import shutil
@@ -34,7 +35,7 @@ from pathlib import Path, PurePosixPath
 from typing import IO, Any
 
 from benchmark.sandbox import runner as _runner
-from benchmark.sandbox.core import ExecutionResult, Limits, Outcome, SandboxKind
+from benchmark.sandbox.core import ExecutionResult, Limits, SandboxKind
 from benchmark.sandbox.environment import PythonEnvironment, sandbox_environment
 from benchmark.sandbox.mounts import INPUT_DIR, WORK_DIR, MountPlan
 from benchmark.sandbox.outcome import OutcomeClassifier, infrastructure_fault, read_result_file
@@ -50,7 +51,6 @@ from benchmark.sandbox.process import (
 # Nothing else is ever passed through (API keys and tokens live in the harness's environment).
 PASSTHROUGH_ENV = ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE")
 _RESERVED_NAMES = frozenset({_runner.CANDIDATE_FILE, _runner.RUNNER_FILE})
-_PROBE_CODE = 'def solve():\n    return {"status": "ok"}\n'
 
 
 class SandboxUnavailableError(RuntimeError):
@@ -203,7 +203,7 @@ class SubprocessSandbox(Sandbox):
 
     @property
     def _classifier(self) -> OutcomeClassifier:
-        return OutcomeClassifier(self.kind, "the Python interpreter", signal_offset_exit=False)
+        return OutcomeClassifier(self.kind, "the Python interpreter")
 
     def describe(self) -> dict[str, object]:
         info = super().describe()
@@ -266,7 +266,7 @@ class BwrapSandbox(Sandbox):
 
     @property
     def _classifier(self) -> OutcomeClassifier:
-        return OutcomeClassifier(self.kind, "bwrap", signal_offset_exit=True)
+        return OutcomeClassifier(self.kind, "bwrap")
 
     def describe(self) -> dict[str, object]:
         info = super().describe()
@@ -316,7 +316,7 @@ class BwrapSandbox(Sandbox):
                 *self.bwrap_argv(input_dir, limits, info.fileno()),
                 *self._runner_argv(INPUT_DIR, mode, limits, result),
             ]
-            return run_process(
+            run = run_process(
                 argv,
                 env={"PATH": "/usr/bin:/bin"},
                 cwd="/",
@@ -327,6 +327,10 @@ class BwrapSandbox(Sandbox):
                 after_kill=lambda: _await_namespace_exit(info),
                 launcher_tasks=2,
             )
+        # bwrap exits with 128 + signum when the sandboxed process is killed by a signal.
+        if run.returncode > 128:
+            run = dataclasses.replace(run, returncode=128 - run.returncode)
+        return run
 
 
 def _process_gone(pid: int) -> bool:
@@ -361,47 +365,3 @@ def _await_namespace_exit(info: IO[bytes], timeout_s: float = 5.0) -> None:
         except OSError:
             return
         time.sleep(0.001)
-
-
-def isolation_warning(description: Mapping[str, object]) -> str | None:
-    """The warning a run prints (start, end, summary) when its sandbox does not isolate, else None."""
-    if description.get("filesystem_isolated", True):
-        return None
-    reason = description.get("fallback_reason")
-    why = f" (bwrap unavailable: {reason})" if reason else ""
-    return (
-        f"WARNING: sandbox {description.get('kind')!s} is NOT isolated{why}: generated code can read "
-        "the ground truth, write anywhere this user can and use the network"
-    )
-
-
-def create_sandbox(
-    hidden_paths: Sequence[Path], *, prefer: SandboxKind | None = None, limits: Limits | None = None
-) -> Sandbox:
-    """The best sandbox this machine supports.
-
-    bwrap when the executable exists and a probe run returns the expected result; otherwise a plain
-    subprocess, with the reason recorded in ``describe()["fallback_reason"]``. ``prefer`` forces a
-    kind: ``SUBPROCESS`` skips the probe, ``BWRAP`` raises :class:`SandboxUnavailableError` instead of
-    falling back, so a run that was promised isolation never silently loses it.
-    """
-    if prefer is SandboxKind.SUBPROCESS:
-        return SubprocessSandbox(hidden_paths, limits=limits)
-    bwrap = shutil.which("bwrap")
-    if bwrap is None:
-        reason = "bwrap executable not found on PATH (Debian package: bubblewrap)"
-    else:
-        try:
-            sandbox = BwrapSandbox(hidden_paths, limits=limits, bwrap=bwrap)
-            probe = sandbox.run_solve(
-                _PROBE_CODE, Limits(wall_timeout_s=60.0, memory_mb=sandbox.limits.memory_mb)
-            )
-        except (OSError, SandboxUnavailableError) as exc:
-            reason = f"bwrap unusable: {exc}"
-        else:
-            if probe.outcome is Outcome.OK and probe.value == {"status": "ok"}:
-                return sandbox
-            reason = f"bwrap probe run failed ({probe.outcome.value}): {probe.error.strip()[:500]}"
-    if prefer is SandboxKind.BWRAP:
-        raise SandboxUnavailableError(reason)
-    return SubprocessSandbox(hidden_paths, limits=limits, fallback_reason=reason)

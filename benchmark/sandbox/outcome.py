@@ -41,12 +41,14 @@ def read_result_file(fh: IO[bytes], limit: int) -> tuple[bool, bytes | None]:
 
 
 class OutcomeClassifier:
-    """Turns one finished run into an :class:`ExecutionResult` for one sandbox kind."""
+    """Turns one finished run into an :class:`ExecutionResult` for one sandbox kind.
 
-    def __init__(self, kind: SandboxKind, launcher: str, signal_offset_exit: bool) -> None:
+    A negative return code is the signal that killed the runner (launchers that report signals
+    otherwise, as bwrap does with 128 + signum, convert before classification)."""
+
+    def __init__(self, kind: SandboxKind, launcher: str) -> None:
         self.kind = kind
         self.launcher = launcher  # what failed when the runner never started: "bwrap", "the interpreter"
-        self.signal_offset_exit = signal_offset_exit  # bwrap reports a signal death as 128 + signum
 
     def classify(
         self, mode: str, run: ProcessRun, started: bool, verdict_bytes: bytes | None, limits: Limits
@@ -92,7 +94,7 @@ class OutcomeClassifier:
                 Outcome.SANDBOX_ERROR,
                 with_stderr(f"{self.launcher} failed to start the runner (exit status {rc})"),
             )
-        signum = -rc if rc < 0 else (rc - 128 if self.signal_offset_exit and rc > 128 else 0)
+        signum = -rc if rc < 0 else 0
         if signum == signal.SIGXCPU:
             return make(Outcome.TIMEOUT, f"CPU time limit of {limits.effective_cpu_s} s exceeded (SIGXCPU)")
         if signum:

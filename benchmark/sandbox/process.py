@@ -32,7 +32,7 @@ _PR_SET_PDEATHSIG = 1
 _PR_SET_DUMPABLE = 4
 _PR_CAPBSET_DROP = 24
 _LAST_CAP = 63
-_DRAIN_AFTER_EXIT_S = 0.25
+DRAIN_AFTER_EXIT_S = 0.25
 _READ_CHUNK = 65536
 
 
@@ -67,6 +67,9 @@ class ProcessCap:
     def open(self, max_tasks: int) -> str | None:
         """Prepare a cap for one run: the file the child writes its pid to, or None."""
         return None
+
+    def resize(self, token: str | None, max_tasks: int) -> None:
+        """Change the cap of an open token (the warm pool's cgroup, per case)."""
 
     def close(self, token: str | None) -> None:
         """Release what :meth:`open` made, once the run's processes are gone."""
@@ -129,6 +132,10 @@ class PidsCgroup(ProcessCap):
         (path / "pids.max").write_text(str(max_tasks))
         return str(path / "cgroup.procs")
 
+    def resize(self, token: str | None, max_tasks: int) -> None:
+        if token is not None:
+            Path(os.path.dirname(token), "pids.max").write_text(str(max_tasks))
+
     def close(self, token: str | None) -> None:
         """Kill whatever is still in the run's cgroup (a daemon that left the process group), then
         remove it: the same sweep for every sandbox kind."""
@@ -154,24 +161,26 @@ class PidsCgroup(ProcessCap):
             time.sleep(0.005)
 
 
-def _preexec(
-    limits: Limits, *, cgroup_procs: str | None, die_with_parent: bool, drop_capabilities: bool
+def child_setup(
+    limits: Limits | None, *, cgroup_procs: str | None, die_with_parent: bool, drop_capabilities: bool
 ) -> Callable[[], None]:
-    """The child's setup between fork and exec, with everything computed before the fork."""
-    memory = limits.memory_mb * 1024 * 1024
-    cpu = limits.effective_cpu_s
-    fsize = limits.file_bytes
+    """The child's setup between fork and exec, with everything computed before the fork.
+    Without ``limits`` no rlimits are set (the warm pool sets them per case in its children)."""
+    memory = limits.memory_mb * 1024 * 1024 if limits else 0
+    cpu = limits.effective_cpu_s if limits else 0
+    fsize = limits.file_bytes if limits else 0
     prctl = _PRCTL
 
     def apply() -> None:
         if cgroup_procs is not None:
             with open(cgroup_procs, "w") as fh:
                 fh.write(str(os.getpid()))
-        resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
-        # SIGXCPU at the soft limit, SIGKILL two seconds later if it is ignored.
-        resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 2))
-        resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, fsize))
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        if limits is not None:
+            resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+            # SIGXCPU at the soft limit, SIGKILL two seconds later if it is ignored.
+            resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 2))
+            resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, fsize))
         if prctl is not None:
             if die_with_parent:
                 prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
@@ -252,7 +261,7 @@ def run_process(
                 stderr=err_w,
                 start_new_session=True,
                 pass_fds=tuple(pass_fds),
-                preexec_fn=_preexec(
+                preexec_fn=child_setup(
                     limits,
                     cgroup_procs=token,
                     die_with_parent=die_with_parent,
@@ -264,7 +273,7 @@ def run_process(
             os.close(err_w)
         stdout, stderr = TailBuffer(limits.output_bytes), TailBuffer(limits.output_bytes)
         try:
-            timed_out = not _pump(proc, {out_r: stdout, err_r: stderr}, limits.wall_timeout_s)
+            timed_out = not _wait_streaming(proc, {out_r: stdout, err_r: stderr}, limits.wall_timeout_s)
         finally:
             # Kill the process group whether or not the run finished: in subprocess mode this ends
             # anything the candidate left running; in bwrap mode it kills bwrap, whose death takes
@@ -274,7 +283,7 @@ def run_process(
                 os.killpg(proc.pid, signal.SIGKILL)
             rc = proc.wait()
             wall = time.monotonic() - start
-            _drain({out_r: stdout, err_r: stderr}, _DRAIN_AFTER_EXIT_S)
+            drain({out_r: stdout, err_r: stderr}, DRAIN_AFTER_EXIT_S)
             os.close(out_r)
             os.close(err_r)
         if after_kill is not None:
@@ -284,44 +293,52 @@ def run_process(
         cap.close(token)
 
 
-def _pump(proc: subprocess.Popen[bytes], streams: dict[int, TailBuffer], timeout_s: float) -> bool:
-    """Read the streams until proc exits (True) or timeout_s passes (False), without reaping it."""
+def pump(
+    streams: dict[int, TailBuffer],
+    timeout_s: float,
+    done_fd: int | None,
+    finished: Callable[[], bool] | None = None,
+) -> bool:
+    """Read the streams until ``done_fd`` becomes readable (or, without one, ``finished()`` is
+    true): True; or until timeout_s passes: False."""
     deadline = time.monotonic() + timeout_s
-    try:
-        pidfd: int | None = os.pidfd_open(proc.pid)
-    except (AttributeError, OSError):  # pragma: no cover - kernels before 5.3
-        pidfd = None
     poller = select.poll()
     open_fds = dict(streams)
     for fd in open_fds:
         poller.register(fd, select.POLLIN)
-    if pidfd is not None:
-        poller.register(pidfd, select.POLLIN)
-    try:
-        while True:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                return False
-            wait_ms = (
-                math.ceil(remaining * 1000) if pidfd is not None else min(50, math.ceil(remaining * 1000))
-            )
-            for fd, _event in poller.poll(wait_ms):
-                if fd == pidfd:
-                    return True
-                chunk = os.read(fd, _READ_CHUNK)
-                if chunk:
-                    open_fds[fd].feed(chunk)
-                else:
-                    poller.unregister(fd)
-                    del open_fds[fd]
-            if pidfd is None and proc.poll() is not None:  # pragma: no cover - old kernels
+    if done_fd is not None:
+        poller.register(done_fd, select.POLLIN)
+    while True:
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            return False
+        wait_ms = math.ceil(remaining * 1000) if done_fd is not None else min(50, math.ceil(remaining * 1000))
+        for fd, _event in poller.poll(wait_ms):
+            if fd == done_fd:
                 return True
+            chunk = os.read(fd, _READ_CHUNK)
+            if chunk:
+                open_fds[fd].feed(chunk)
+            else:
+                poller.unregister(fd)
+                del open_fds[fd]
+        if finished is not None and finished():
+            return True
+
+
+def _wait_streaming(proc: subprocess.Popen[bytes], streams: dict[int, TailBuffer], timeout_s: float) -> bool:
+    """Read the streams until proc exits (True) or timeout_s passes (False), without reaping it."""
+    try:
+        pidfd = os.pidfd_open(proc.pid)
+    except (AttributeError, OSError):  # pragma: no cover - kernels before 5.3
+        return pump(streams, timeout_s, None, lambda: proc.poll() is not None)
+    try:
+        return pump(streams, timeout_s, pidfd)
     finally:
-        if pidfd is not None:
-            os.close(pidfd)
+        os.close(pidfd)
 
 
-def _drain(streams: dict[int, TailBuffer], budget_s: float) -> None:
+def drain(streams: dict[int, TailBuffer], budget_s: float) -> None:
     """Read what is already in the pipes; stop at EOF, when they are empty, or after budget_s
     (a process that left the group may still hold a pipe open and write to it)."""
     deadline = time.monotonic() + budget_s

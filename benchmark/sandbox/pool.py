@@ -1,0 +1,257 @@
+"""The warm execution pool (``--sandbox warm``): long-lived bwrap sandboxes with the solver stack
+already imported, each forking a fresh child per case (see ``pool_server.py`` for what happens
+inside, and why isolation between cases equals a cold sandbox's).
+
+A :class:`PoolSandbox` keeps idle servers and starts one more when all are busy (a pytest worker
+runs one case at a time, so normally there is one). Each server runs in its own pids cgroup, whose
+cap is set per case to the server's own tasks plus ``Limits.processes``. When a server dies during a
+case (the candidate killed it, say) or stops answering, it is discarded and the case is re-run in a
+cold sandbox, so it is never lost; a server that cannot start at all makes every case run cold, and
+``describe()`` says why.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import tempfile
+import threading
+from pathlib import Path
+from typing import IO, Any
+
+from benchmark.sandbox import pool_server as _server
+from benchmark.sandbox import runner as _runner
+from benchmark.sandbox.core import Limits, SandboxKind
+from benchmark.sandbox.environment import solver_stack
+from benchmark.sandbox.executor import BwrapSandbox, clean_env
+from benchmark.sandbox.mounts import INPUT_DIR, WORK_DIR
+from benchmark.sandbox.outcome import OutcomeClassifier
+from benchmark.sandbox.process import (
+    DRAIN_AFTER_EXIT_S,
+    ProcessRun,
+    TailBuffer,
+    child_setup,
+    drain,
+    pump,
+)
+
+#: Submodules the reference solvers and typical generated code import, on top of the stack's packages.
+PRELOAD_SUBMODULES = (
+    "scipy.optimize",
+    "scipy.integrate",
+    "scipy.sparse",
+    "scipy.sparse.csgraph",
+    "ortools.linear_solver.pywraplp",
+    "ortools.sat.python.cp_model",
+    "ortools.graph.python.max_flow",
+    "ortools.graph.python.min_cost_flow",
+)
+SERVER_FILE = "pool_server.py"
+_START_TIMEOUT_S = 300.0
+_ANSWER_MARGIN_S = 30.0
+_LAUNCHER_TASKS = 2  # bwrap and its init
+
+
+class PoolDiedError(RuntimeError):
+    """The pool server exited or stopped answering."""
+
+
+class _Server:
+    """One warm server: a bwrap process tree and the socket to talk to it."""
+
+    def __init__(self, owner: PoolSandbox) -> None:
+        self.cap = owner.cap
+        self.python = owner.environment.python
+        self.dir = Path(tempfile.mkdtemp(prefix="optbench-pool-"))
+        self.token: str | None = None
+        self.proc: subprocess.Popen[bytes] | None = None
+        try:
+            shutil.copyfile(_server.__file__, self.dir / SERVER_FILE)
+            shutil.copyfile(_runner.__file__, self.dir / _runner.RUNNER_FILE)
+            ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+            self.sock = ours
+            self.log = tempfile.TemporaryFile()  # noqa: SIM115 - lives as long as the server
+            self.token = self.cap.open(owner.limits.processes + 64)
+            with tempfile.TemporaryFile() as info:
+                modules = ",".join([*(p.import_name for p in solver_stack()), *PRELOAD_SUBMODULES])
+                argv = [
+                    *owner.bwrap_argv(self.dir, owner.limits, info.fileno()),
+                    str(owner.environment.python), "-s", f"{INPUT_DIR}/{SERVER_FILE}",
+                    str(theirs.fileno()), modules,
+                ]  # fmt: skip
+                self.proc = subprocess.Popen(
+                    argv,
+                    env={"PATH": "/usr/bin:/bin"},
+                    cwd="/",
+                    stdin=subprocess.DEVNULL,
+                    stdout=subprocess.DEVNULL,
+                    stderr=self.log,
+                    start_new_session=True,
+                    pass_fds=(theirs.fileno(), info.fileno()),
+                    preexec_fn=child_setup(
+                        None, cgroup_procs=self.token, die_with_parent=False, drop_capabilities=False
+                    ),
+                )
+            theirs.close()
+            ready = self._answer(_START_TIMEOUT_S, {})
+            if not ready.get("ready"):
+                raise PoolDiedError(f"pool server did not start: {ready!r}")
+            self.tasks = int(ready["tasks"]) + _LAUNCHER_TASKS
+            self.preloaded = list(ready.get("preloaded", []))
+            self.failed = list(ready.get("failed", []))
+        except BaseException:
+            self.close()
+            raise
+
+    def _answer(self, timeout_s: float, streams: dict[int, TailBuffer]) -> dict[str, Any]:
+        if not pump(streams, timeout_s, self.sock.fileno()):
+            raise PoolDiedError(f"pool server gave no answer within {timeout_s:g} s")
+        try:
+            message, fds = _server.receive_message(self.sock, 1 << 20)
+        except (OSError, EOFError, ValueError) as exc:
+            raise PoolDiedError(f"pool server connection broke: {exc!r}") from exc
+        for fd in fds:
+            os.close(fd)
+        if message is None:
+            raise PoolDiedError(f"pool server exited{self._log_tail()}")
+        return message
+
+    def _log_tail(self) -> str:
+        with contextlib.suppress(OSError):
+            self.log.seek(0)
+            text = self.log.read()[-2000:].decode("utf-8", "replace").strip()
+            return f": {text}" if text else ""
+        return ""
+
+    def run(
+        self, mode: str, source: str, files: dict[str, str], limits: Limits, result: IO[bytes]
+    ) -> ProcessRun:
+        self.cap.resize(self.token, self.tasks + limits.processes)
+        request = {
+            "mode": mode,
+            "source": source,
+            "files": files,
+            "env": clean_env(self.python, WORK_DIR, "/tmp"),
+            "wall_timeout_s": limits.wall_timeout_s,
+            "result_bytes": limits.result_bytes,
+            "limits": {
+                "memory": limits.memory_mb * 1024 * 1024,
+                "cpu": limits.effective_cpu_s,
+                "fsize": limits.file_bytes,
+            },
+        }
+        out_r, out_w = os.pipe()
+        err_r, err_w = os.pipe()
+        streams = {out_r: TailBuffer(limits.output_bytes), err_r: TailBuffer(limits.output_bytes)}
+        try:
+            try:
+                _server.send_message(self.sock, request, [out_w, err_w, result.fileno()])
+            except OSError as exc:
+                raise PoolDiedError(f"pool server unreachable: {exc!r}") from exc
+            finally:
+                os.close(out_w)
+                os.close(err_w)
+            answer = self._answer(limits.wall_timeout_s + _ANSWER_MARGIN_S, streams)
+            drain(streams, DRAIN_AFTER_EXIT_S)
+        finally:
+            os.close(out_r)
+            os.close(err_r)
+        if "returncode" not in answer:
+            raise PoolDiedError(f"pool server refused the case: {answer!r}")
+        out, err = streams.values()
+        return ProcessRun(int(answer["returncode"]), bool(answer["timed_out"]), float(answer["wall_s"]),
+                          out.text(), err.text())  # fmt: skip
+
+    def close(self) -> None:
+        if self.proc is not None:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait()
+        with contextlib.suppress(AttributeError, OSError):
+            self.sock.close()
+        self.cap.close(self.token)
+        self.token = None
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+class PoolSandbox(BwrapSandbox):
+    """bwrap with warm, forking interpreters (``--sandbox warm``)."""
+
+    kind = SandboxKind.POOL
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._idle: list[_Server] = []
+        self._lock = threading.Lock()
+        self.unavailable: str | None = None
+        self.restarts = 0
+        atexit.register(self.close)
+
+    @property
+    def _classifier(self) -> OutcomeClassifier:
+        return OutcomeClassifier(self.kind, "the warm pool")
+
+    def describe(self) -> dict[str, object]:
+        info = super().describe()
+        info["isolation"] = (
+            f"{info['isolation']}; warm pool: each case is a fresh fork of a sandboxed server with the "
+            "solver stack imported, in a new session, empty /tmp and work dir, every other process of "
+            "the sandbox killed after the case; a dead server is replaced and its case re-run cold"
+        )
+        info["warm_pool"] = {
+            "preload": [*(p.import_name for p in solver_stack()), *PRELOAD_SUBMODULES],
+            "memory_note": "the address-space cap includes the preloaded stack (about 0.6 GB)",
+            "unavailable": self.unavailable,
+        }
+        return info
+
+    def _acquire(self) -> _Server | None:
+        with self._lock:
+            if self._idle:
+                return self._idle.pop()
+            if self.unavailable is not None:
+                return None
+        try:
+            server = _Server(self)
+        except (OSError, PoolDiedError) as exc:
+            with self._lock:
+                self.unavailable = f"pool server could not start: {exc}"
+            return None
+        return server
+
+    def _launch(self, input_dir: Path, mode: str, limits: Limits, result: IO[bytes]) -> ProcessRun:
+        # A server's /tmp tmpfs was sized when it started: a case asking for another disk cap runs cold.
+        server = self._acquire() if limits.disk_mb == self.limits.disk_mb else None
+        if server is not None:
+            source = (input_dir / _runner.CANDIDATE_FILE).read_text(encoding="utf-8")
+            root = input_dir / _runner.FILES_DIR
+            files = {
+                str(p.relative_to(root)): p.read_text(encoding="utf-8")
+                for p in root.rglob("*")
+                if p.is_file()
+            }
+            try:
+                run = server.run(mode, source, files, limits, result)
+            except PoolDiedError:
+                server.close()
+                with self._lock:
+                    self.restarts += 1
+            else:
+                with self._lock:
+                    self._idle.append(server)
+                return run
+            result.seek(0)
+            result.truncate()
+        return super()._launch(input_dir, mode, limits, result)
+
+    def close(self) -> None:
+        """Stop every idle server (also registered to run at interpreter exit)."""
+        with self._lock:
+            servers, self._idle = self._idle, []
+        for server in servers:
+            server.close()

@@ -1,0 +1,205 @@
+"""Warm pool server: a long-lived interpreter inside one bwrap sandbox that forks a child per case.
+
+Started by the harness (``benchmark.sandbox.pool``) as ``python -s pool_server.py SOCKET_FD MODULES``
+with the solver stack already imported, it answers one request at a time on a Unix socket: the
+request carries the case's code, extra files and limits as JSON, and its stdout, stderr and result
+file as passed file descriptors. Per case the server
+
+1. empties ``/tmp`` and ``/dev/shm`` and creates a fresh work directory,
+2. forks a child that starts a new session, takes the case's descriptors, rlimits and scrubbed
+   environment, reseeds NumPy's global generator (``random`` reseeds itself at fork), and runs the
+   runner on the candidate, exactly as a cold sandbox's runner would,
+3. waits for it up to the wall timeout, then kills every process in the sandbox's pid namespace
+   other than bwrap's init and itself (daemons included), and reports how the child ended.
+
+Whatever the candidate changes in its own process (modules in ``sys.modules``, environment,
+cwd, signal handlers) dies with the child; the server is non-dumpable and, with capabilities
+dropped, cannot be ptraced or have its memory read by the children. A child can still kill the
+server: the harness notices the closed socket, replaces the pool and re-runs the case cold.
+It must use the standard library only (plus the preloaded modules, whose import may fail).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import importlib
+import json
+import os
+import resource
+import select
+import shutil
+import signal
+import socket
+import struct
+import sys
+import time
+from typing import Any
+
+_HEADER = struct.Struct("!Q")
+_MAX_FDS = 3
+_PR_SET_DUMPABLE = 4
+WORK_DIR = "/tmp/sandbox"
+RUNNER_MODULE = "_optbench_runner"
+SCRATCH = ("/tmp", "/dev/shm")
+
+
+def send_message(sock: socket.socket, payload: dict[str, Any], fds: list[int] | None = None) -> None:
+    """One length-prefixed JSON message, with file descriptors attached to its first byte."""
+    data = json.dumps(payload).encode()
+    blob = _HEADER.pack(len(data)) + data
+    sent = socket.send_fds(sock, [blob[:1]], fds or [])
+    sock.sendall(blob[sent:])
+
+
+def receive_message(sock: socket.socket, limit: int) -> tuple[dict[str, Any] | None, list[int]]:
+    """(message, descriptors) or (None, []) at end of stream. Messages over limit are refused."""
+    first, fds, _flags, _addr = socket.recv_fds(sock, 1, _MAX_FDS)
+    if not first:
+        return None, list(fds)
+    rest = _recv_exact(sock, _HEADER.size - 1)
+    (size,) = _HEADER.unpack(first + rest)
+    if size > limit:
+        raise ValueError(f"message of {size} bytes exceeds {limit}")
+    return json.loads(_recv_exact(sock, size)), list(fds)
+
+
+def _recv_exact(sock: socket.socket, size: int) -> bytes:
+    chunks: list[bytes] = []
+    while size:
+        chunk = sock.recv(min(size, 1 << 20))
+        if not chunk:
+            raise EOFError("socket closed mid-message")
+        chunks.append(chunk)
+        size -= len(chunk)
+    return b"".join(chunks)
+
+
+def _empty_scratch() -> None:
+    def fix_and_retry(func: Any, target: str, _exc: object) -> None:
+        with contextlib.suppress(OSError):
+            os.chmod(os.path.dirname(target), 0o700)
+            if os.path.isdir(target) and not os.path.islink(target):
+                os.chmod(target, 0o700)
+            func(target)
+
+    for root in SCRATCH:
+        with contextlib.suppress(OSError):
+            os.chmod(root, 0o1777)
+        for name in os.listdir(root) if os.path.isdir(root) else ():
+            path = os.path.join(root, name)
+            if os.path.isdir(path) and not os.path.islink(path):
+                shutil.rmtree(path, onerror=fix_and_retry)
+            else:
+                with contextlib.suppress(OSError):
+                    os.unlink(path)
+    os.mkdir(WORK_DIR)
+
+
+def _sweep() -> None:
+    """Kill every process of the sandbox except init (pid 1) and this server, and reap our own."""
+    me = os.getpid()
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        others = []
+        for entry in os.listdir("/proc"):
+            if entry.isdigit() and int(entry) not in (1, me):
+                try:
+                    with open(f"/proc/{entry}/stat") as fh:
+                        state = fh.read().rsplit(")", 1)[-1].split()[0]
+                except (OSError, IndexError):
+                    continue
+                if state not in ("Z", "X"):
+                    others.append(int(entry))
+        for pid in others:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
+        with contextlib.suppress(ChildProcessError):
+            while os.waitpid(-1, os.WNOHANG)[0]:
+                pass
+        if not others:
+            return
+        time.sleep(0.002)
+
+
+def _child(request: dict[str, Any], fds: list[int], sock: socket.socket, runner: Any) -> None:
+    """In the forked child: become a fresh case process and run the candidate (never returns)."""
+    try:
+        os.setsid()
+        stdout_fd, stderr_fd, result_fd = fds
+        os.dup2(stdout_fd, 1)
+        os.dup2(stderr_fd, 2)
+        for fd in (stdout_fd, stderr_fd):
+            os.close(fd)
+        sock.close()
+        limits = request["limits"]
+        resource.setrlimit(resource.RLIMIT_AS, (limits["memory"], limits["memory"]))
+        resource.setrlimit(resource.RLIMIT_CPU, (limits["cpu"], limits["cpu"] + 2))
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limits["fsize"], limits["fsize"]))
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        os.environ.clear()
+        os.environ.update(request["env"])
+        os.chdir(WORK_DIR)
+        for name, text in request["files"].items():
+            target = os.path.join(WORK_DIR, name)
+            os.makedirs(os.path.dirname(target), exist_ok=True)
+            with open(target, "w", encoding="utf-8") as fh:
+                fh.write(text)
+        numpy = sys.modules.get("numpy")
+        if numpy is not None:
+            numpy.random.seed()
+        runner.run_case(request["mode"], request["source"], WORK_DIR, result_fd, request["result_bytes"])
+    finally:
+        os._exit(70)
+
+
+def _serve_one(sock: socket.socket, request: dict[str, Any], fds: list[int], runner: Any) -> dict[str, Any]:
+    _empty_scratch()
+    start = time.monotonic()
+    pid = os.fork()
+    if pid == 0:
+        _child(request, fds, sock, runner)
+    for fd in fds:
+        os.close(fd)
+    pidfd = os.pidfd_open(pid)
+    timed_out = not select.select([pidfd], [], [], request["wall_timeout_s"])[0]
+    os.close(pidfd)
+    if timed_out:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(pid, signal.SIGKILL)
+    _, status = os.waitpid(pid, 0)
+    wall = time.monotonic() - start
+    _sweep()
+    _empty_scratch()
+    code = -os.WTERMSIG(status) if os.WIFSIGNALED(status) else os.WEXITSTATUS(status)
+    return {"returncode": code, "timed_out": timed_out, "wall_s": wall}
+
+
+def main() -> None:
+    sock = socket.socket(fileno=int(sys.argv[1]))
+    preloaded, failed = [], []
+    for name in sys.argv[2].split(",") if len(sys.argv) > 2 and sys.argv[2] else ():
+        try:
+            importlib.import_module(name)
+            preloaded.append(name)
+        except Exception:  # a broken optional package must not take the pool down
+            failed.append(name)
+    runner = importlib.import_module(RUNNER_MODULE)  # the in-sandbox runner, next to this file
+    ctypes.CDLL(None).prctl(_PR_SET_DUMPABLE, 0, 0, 0, 0)
+    _empty_scratch()
+    tasks = len(os.listdir("/proc/self/task"))
+    send_message(sock, {"ready": True, "tasks": tasks, "preloaded": preloaded, "failed": failed})
+    while True:
+        request, fds = receive_message(sock, 1 << 30)
+        if request is None:
+            return
+        if len(fds) != _MAX_FDS:
+            for fd in fds:
+                os.close(fd)
+            send_message(sock, {"error": f"expected {_MAX_FDS} descriptors, got {len(fds)}"})
+            continue
+        send_message(sock, _serve_one(sock, request, fds, runner))
+
+
+if __name__ == "__main__":
+    main()
