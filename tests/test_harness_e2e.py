@@ -50,7 +50,7 @@ def test_oracle_scores_every_selected_instance(bench) -> None:
     assert "optbench summary" in run.output and "pass@1" in run.output
     assert (run.run_dir / "summary.md").read_text().startswith("# Benchmark run")
     manifest = json.loads((run.run_dir / "manifest.json").read_text())
-    assert manifest["sandbox"]["kind"] in ("bwrap", "subprocess")
+    assert manifest["sandbox"]["kind"] in ("warm", "bwrap", "subprocess")
     assert manifest["dataset"]["version"] and len(manifest["dataset"]["sha256"]) == 64
     assert manifest["sessions"][-1]["exitstatus"] == 0 and manifest["packages"]["ortools"]
 
