@@ -30,7 +30,7 @@ from benchmark.cases import Case, InstanceRef
 from benchmark.records import RESULTS_FILE, latest_by_case, read_records
 from benchmark.reporting.render import Table
 from benchmark.suites.base import EXECUTION_CATEGORIES, CaseContext, Grouping
-from benchmark.suites.tbmath import reporting, tasks
+from benchmark.suites.tbmath import generation, reporting, tasks
 from benchmark.suites.tbmath.agent import AgentLimits, run_episode
 from benchmark.suites.tbmath.certificates import certify
 from benchmark.suites.tbmath.feasibility import CheckError, run_gate
@@ -165,7 +165,14 @@ class TbMathSuite:
         return refs
 
     def add_commands(self, add_command: Callable[..., argparse.ArgumentParser]) -> None:
-        """Task building is ``python -m benchmark.suites.tbmath.generation``; nothing to add here."""
+        command = add_command(
+            "tbmath-generate", help="rebuild the TB-MathModel tasks' data and panels (or --check)"
+        )
+        command.add_argument("--check", action="store_true", help="rebuild in a scratch copy and compare")
+        command.add_argument("root", nargs="?", default=str(_FIXTURES), help="tasks folder (default: ours)")
+        command.set_defaults(
+            handler=lambda args: generation.main([*(["--check"] if args.check else []), args.root])
+        )
 
     def hidden_paths(self, dataset: Path) -> tuple[Path, ...]:
         return (dataset,)
@@ -305,7 +312,16 @@ def score_artifact(
             )
             multi = scores["multi_o_eval"] if artifact_ok else None
             scores["multi_bo"] = multi_bo(multi, float(base.get("multi_o_eval") or 0.0))
+    tool_outputs = [
+        str(action["result"].get("output", ""))
+        if isinstance(action.get("result"), dict)
+        else str(action["result"])
+        for turn in (extra.get("agent") or {}).get("turns", [])
+        for action in turn["actions"]
+    ]
     common: dict[str, Any] = {
+        "artifact": {} if raw is None else {task.artifact_path: raw.decode("utf-8", "replace")},
+        "output": {"stdout": "\n".join(tool_outputs)} if tool_outputs else {},
         "valid_code": artifact_ok,
         "expected_objective": 1.0,
         "returned_objective": scores["o_eval"],
