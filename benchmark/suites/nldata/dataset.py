@@ -31,7 +31,6 @@ class Task:
     instance_id: str
     setting: str
     objective: float
-    backend: str
     description: str
     tables: tuple[Table, ...]
     gold_model: str
@@ -144,7 +143,6 @@ def load_task(ref: InstanceRef, setting: str) -> Task:
         instance_id=instance_id,
         setting=setting,
         objective=float(objective),
-        backend=str(obj.get("backend", "unknown")),
         description=_text(where, raw, "description"),
         tables=tables,
         gold_model=_text(where, raw, "gold_model"),

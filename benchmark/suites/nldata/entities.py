@@ -63,7 +63,7 @@ class Declaration:
     line: int
 
 
-def _tokens(text: str) -> list[tuple[str, int]]:
+def tokens(text: str) -> list[tuple[str, int]]:
     """Significant tokens with their line numbers; comments and whitespace dropped."""
     out: list[tuple[str, int]] = []
     line = 1
@@ -75,7 +75,7 @@ def _tokens(text: str) -> list[tuple[str, int]]:
     return out
 
 
-def _statements(tokens: list[tuple[str, int]]) -> list[list[tuple[str, int]]]:
+def statements(tokens: list[tuple[str, int]]) -> list[list[tuple[str, int]]]:
     """Split at ``;`` outside brackets; an unterminated last statement still counts."""
     statements: list[list[tuple[str, int]]] = []
     current: list[tuple[str, int]] = []
@@ -140,7 +140,7 @@ def _model_part(text: str) -> str:
 
 def declarations(model_text: str) -> list[Declaration]:
     """Every entity declared in an AMPL model, in order."""
-    found = (_classify(s) for s in _statements(_tokens(_model_part(model_text))))
+    found = (_classify(s) for s in statements(tokens(_model_part(model_text))))
     return [d for d in found if d is not None]
 
 

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from benchmark.suites.nldata.entities import _statements, _tokens
+from benchmark.suites.nldata.entities import statements, tokens
 
 MODEL_FILE = "model.mod"
 DATA_FILE = "model.dat"
@@ -75,10 +75,7 @@ def _strip_commands(text: str) -> Rewritten:
     """Remove the command statements listed in the module docstring, keeping every other byte."""
     removed: list[str] = []
     spans: list[tuple[int, int]] = []
-    offset_of_line = [0]
-    for line in text.splitlines(keepends=True):
-        offset_of_line.append(offset_of_line[-1] + len(line))
-    # Re-tokenize with positions: find statement starts at top level.
+    # Tokens with their positions, so a removed statement can be cut out of the text exactly.
     pattern = re.compile(
         r"(#[^\n]*|/\*.*?(?:\*/|\Z)|\"(?:[^\"\n])*\"|'(?:[^'\n])*'|[{}()\[\]]|;|[A-Za-z_][A-Za-z0-9_.]*|\S)",
         re.DOTALL,
@@ -121,7 +118,7 @@ def ampl_only_constructs(*texts: str) -> list[str]:
     for text in texts:
         code = "\n".join(
             " ".join(value for value, _ in statement if not value.startswith(("'", '"')))
-            for statement in _statements(_tokens(text))
+            for statement in statements(tokens(text))
         )
         for regex, what in _AMPL_ONLY:
             if regex.search(code) and what not in found:
@@ -215,11 +212,8 @@ def interpret(
     rc: int, log: str, solution: str | None, model: str, data: str, rewrites: dict[str, list[str]]
 ) -> Execution:
     """Turn glpsol's exit status, log and solution file into an :class:`Execution`."""
-    if (
-        "MathProg model processing error" in log
-        or "model processing error" in log.lower()
-        or (rc != 0 and solution is None and "Model has been successfully generated" not in log)
-    ):
+    translated = "Model has been successfully generated" in log
+    if "MathProg model processing error" in log or (rc != 0 and solution is None and not translated):
         category, error = classify(log, model, data)
         return Execution(
             "not_solved", None, category, error, log, rewrites, tuple(ampl_only_constructs(model, data))

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import random
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from benchmark.suites.nldata.records import (
@@ -78,7 +78,6 @@ class SettingTask:
     gold_data: str
     predictions: tuple[Prediction, ...] = ()
     derived: str | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -147,6 +147,8 @@ class NLDataSuite:
         extra: dict[str, Any] = {
             "backend": self.backend.name,
             "where": task.where,
+            "derived": task.derived,
+            "predictions": [dict(p) for p in task.predictions],
             "gold_entities": dict(gold_counts),
             "truncated": completion.truncated,
         }
