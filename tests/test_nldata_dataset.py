@@ -12,7 +12,7 @@ import pytest
 from benchmark.suites.nldata import dataset
 from benchmark.suites.nldata.generation import PER_DOMAIN, generate
 from benchmark.suites.nldata.mathprog import run_local
-from benchmark.suites.nldata.records import Table
+from benchmark.suites.nldata.records import Table, number
 from benchmark.suites.nldata.settings import SETTINGS, extrapolate
 from tests.conftest import REPO
 
@@ -56,6 +56,11 @@ def test_validity_every_setting_reproduces_the_verified_optimum(record: dict) ->
             assert prediction["param"] not in _shown_names(task)
         if setting == "nl":
             assert not task["tables"]
+            for param in record["base"]["params"]:
+                for *key, value in param["values"]:
+                    assert f"{'/'.join(key)}: {number(value)}" in task["description"] or (
+                        not key and f" is {number(value)}." in task["description"]
+                    ), (param["name"], key)
         else:
             assert not re.search(r"\d", task["description"]), setting
 
