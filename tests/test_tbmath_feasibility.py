@@ -5,11 +5,17 @@ the oracle passes its own gate, one-leaf mutations rejected citing the field) ar
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from benchmark.suites.tbmath.certificates import certify, lean_source
 from benchmark.suites.tbmath.feasibility import CheckError, run_gate
 from benchmark.suites.tbmath.obligations import exact_decimal
+from tests.conftest import REPO
 
 CHECKS = [
     {"id": "rate", "form": "range", "path": "rates[*]", "min": 0, "max": 1},
@@ -133,3 +139,21 @@ def test_lean_source_has_one_decidable_theorem_per_obligation_and_lists_gaps() -
     assert "-- GAP (missing evidence, not proved): capacity at capacity" in source
     # the dragon-dance identity, scaled: 1.98 ≤ head·ratio ≤ 2.02 at 10^12
     assert "((1246266 : Int) * (1604793 : Int))" in source
+
+
+def test_the_certify_command_writes_lean_and_rejects_a_violation(tmp_path: Path) -> None:
+    task = REPO / "tests" / "data" / "tbmath_public" / "mini-mean-estimate"
+    good = task / "tests" / "expected_result.json"
+    lean = tmp_path / "mini.lean"
+    command = [sys.executable, "-m", "benchmark", "tbmath-certify", str(task)]
+    done = subprocess.run(
+        [*command, str(good), "--lean", str(lean)], cwd=REPO, capture_output=True, text=True
+    )
+    assert done.returncode == 0 and "certified: 2/2 proved" in done.stdout, done.stdout + done.stderr
+    assert lean.read_text().count(":= by decide") == 2
+    bad = tmp_path / "bad.json"
+    artifact = json.loads(good.read_text())
+    artifact["experiment_result"]["ci_low"] = 11.0  # above ci_high
+    bad.write_text(json.dumps(artifact))
+    done = subprocess.run([*command, str(bad)], cwd=REPO, capture_output=True, text=True)
+    assert done.returncode == 1 and "REFUTED  interval_ordered_1" in done.stdout, done.stdout

@@ -32,7 +32,7 @@ from benchmark.reporting.render import Table
 from benchmark.suites.base import EXECUTION_CATEGORIES, CaseContext, Grouping
 from benchmark.suites.tbmath import generation, reporting, tasks
 from benchmark.suites.tbmath.agent import AgentLimits, run_episode
-from benchmark.suites.tbmath.certificates import certify
+from benchmark.suites.tbmath.certificates import certify, lean_source
 from benchmark.suites.tbmath.feasibility import CheckError, run_gate
 from benchmark.suites.tbmath.scoring import (
     multi_bo,
@@ -173,6 +173,15 @@ class TbMathSuite:
         command.set_defaults(
             handler=lambda args: generation.main([*(["--check"] if args.check else []), args.root])
         )
+        certify_command = add_command(
+            "tbmath-certify", help="gate and certify one artifact: z3 verdict per obligation, Lean 4 source"
+        )
+        certify_command.add_argument(
+            "task", help="the task folder (public layout with tests/feasibility.json)"
+        )
+        certify_command.add_argument("artifact", help="the JSON artifact to check")
+        certify_command.add_argument("--lean", help="write the obligations as a Lean 4 file here")
+        certify_command.set_defaults(handler=certify_artifact)
 
     def hidden_paths(self, dataset: Path) -> tuple[Path, ...]:
         return (dataset,)
@@ -229,6 +238,29 @@ class TbMathSuite:
             raw = episode.workspace.read(task.artifact_path)
             extra["source"] = "agent"
         return score_artifact(task, raw, extra, self.baseline, self.pass_at)
+
+
+def certify_artifact(args: argparse.Namespace) -> int:
+    """``python -m benchmark tbmath-certify TASK ARTIFACT [--lean FILE]``: 0 when certified."""
+    task = tasks.load_task(Path(args.task).resolve())
+    if task.feasibility is None:
+        print(f"{task.root}: the task declares no feasibility checks")
+        return 2
+    artifact = json.loads(Path(args.artifact).read_text(encoding="utf-8"))
+    gate = run_gate(task.feasibility, artifact)
+    certificate = certify(gate.obligations, gate.gaps)
+    for discharge in certificate.discharges:
+        status = "proved" if discharge.proved else "REFUTED"
+        print(f"{status:8s} {discharge.obligation.obligation_id}: {discharge.obligation.statement}")
+    for gap in certificate.gaps:
+        print(f"GAP      {gap.check_id} at {gap.path}: {gap.reason}")
+    if args.lean:
+        Path(args.lean).write_text(lean_source(task.task_id, gate.obligations, gate.gaps), encoding="utf-8")
+    print(
+        f"{certificate.status}: {certificate.proved}/{len(certificate.discharges)} proved, "
+        f"{len(gate.gaps)} gap(s)"
+    )
+    return 0 if certificate.status == "certified" else 1
 
 
 def load_baseline(run_dir: Path) -> dict[str, dict[str, Any]]:
