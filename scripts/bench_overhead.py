@@ -1,10 +1,18 @@
-"""Measure the harness's own overhead per case and its scaling from -n 1 to -n 2.
+"""Measure what the harness costs on top of the references themselves, for every shipped suite.
 
-Overhead per case = (oracle run wall time) / cases − (median time of running the same reference
-solver directly, outside pytest and the sandbox). Each configuration is run ``--repeat`` times and
-the median is reported, so one slow start does not decide the numbers.
+For MM-OptBench (every shipped subcategory) and Mamo, in one run on the same machine:
 
-    .venv/bin/python scripts/bench_overhead.py [--repeat 3] [--subcategory NAME ...]
+* ``plain_sequential_s``: each reference run as a plain ``python`` process, one after another
+  (MM-OptBench: ``python solver_ref.py``; Mamo: ``python reference.py`` for ODE cases and
+  ``python solve_lp.py`` with the ``.lp`` file for LP cases), with the sandbox's interpreter;
+* ``oracle_s``: ``pytest --model=oracle`` at ``-n 1`` and ``-n 2`` with the default (warm) sandbox,
+  and at ``-n 1`` with ``--sandbox cold`` (a fresh bwrap per case, the pre-pool behaviour);
+* ``ratio_oracle_n1_to_plain`` (target ≤ 0.25) and ``speedup_warm_over_cold_n1``.
+
+Each oracle configuration runs ``--repeat`` times and the median is reported. The machine should be
+idle: other load inflates every figure, the plain run most.
+
+    .venv/bin/python scripts/bench_overhead.py [--repeat 1] [--suite mmopt] [--subcategory NAME]
 """
 
 from __future__ import annotations
@@ -21,67 +29,102 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from benchmark.suites.mmopt.package import discover  # noqa: E402
+from benchmark.sandbox.environment import sandbox_environment  # noqa: E402
+from benchmark.suites.mamo.dataset import discover as discover_mamo  # noqa: E402
+from benchmark.suites.mamo.dataset import load_case  # noqa: E402
+from benchmark.suites.mamo.lp_solvers import LP_FILE, solver_script  # noqa: E402
+from benchmark.suites.mmopt.package import discover as discover_mmopt  # noqa: E402
+
+PYTHON = str(sandbox_environment().python)
 
 
-def direct_solve_seconds(subcategories: list[str]) -> list[float]:
-    """Run every selected reference solver as a plain ``python solver_ref.py``."""
+def _timed(argv: list[str], cwd: str) -> float:
+    start = time.perf_counter()
+    subprocess.run(argv, cwd=cwd, check=True, capture_output=True)
+    return time.perf_counter() - start
+
+
+def plain_mmopt(subcategories: list[str]) -> list[float]:
     times = []
-    for ref in discover(REPO / "fixtures" / "mmopt"):
+    for ref in discover_mmopt(REPO / "fixtures" / "mmopt"):
         if subcategories and ref.labels["subcategory"] not in subcategories:
             continue
         with tempfile.TemporaryDirectory() as cwd:
-            start = time.perf_counter()
-            subprocess.run(
-                [sys.executable, str(ref.location / "ground_truth/solver_ref.py")],
-                cwd=cwd,
-                check=True,
-                capture_output=True,
-            )
-            times.append(time.perf_counter() - start)
+            times.append(_timed([PYTHON, str(ref.location / "ground_truth/solver_ref.py")], cwd))
     return times
 
 
-def oracle_run_seconds(workers: int, subcategories: list[str]) -> tuple[float, int]:
+def plain_mamo() -> list[float]:
+    times = []
+    lp_script = solver_script("highs")
+    for ref in discover_mamo(REPO / "fixtures" / "mamo"):
+        case = load_case(ref)
+        if case.reference is None:
+            continue
+        with tempfile.TemporaryDirectory() as cwd:
+            if case.is_ode:
+                Path(cwd, "reference.py").write_text(case.reference)
+                times.append(_timed([PYTHON, "reference.py"], cwd))
+            else:
+                Path(cwd, LP_FILE).write_text(case.reference)
+                Path(cwd, "solve_lp.py").write_text(lp_script)
+                times.append(_timed([PYTHON, "solve_lp.py"], cwd))
+    return times
+
+
+def oracle_run(suite: str, workers: int, sandbox: str, subcategories: list[str]) -> tuple[float, int]:
     with tempfile.TemporaryDirectory() as run_dir:
         command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--model=oracle",
-                   "-n", str(workers), f"--report-dir={run_dir}"]  # fmt: skip
-        if subcategories:
+                   f"--suite={suite}", f"--sandbox={sandbox}", "-n", str(workers),
+                   f"--report-dir={run_dir}"]  # fmt: skip
+        if subcategories and suite == "mmopt":
             command += ["-m", " or ".join(subcategories)]
         start = time.perf_counter()
         done = subprocess.run(command, cwd=REPO, capture_output=True, text=True)
         elapsed = time.perf_counter() - start
         if done.returncode != 0:
-            raise SystemExit(f"oracle run failed:\n{(done.stdout + done.stderr)[-3000:]}")
+            raise SystemExit(f"{suite} oracle run failed:\n{(done.stdout + done.stderr)[-3000:]}")
         cases = len((Path(run_dir) / "results.jsonl").read_text().splitlines())
     return elapsed, cases
+
+
+def measure(suite: str, repeat: int, subcategories: list[str]) -> dict[str, object]:
+    plain = plain_mmopt(subcategories) if suite == "mmopt" else plain_mamo()
+    configs = {"warm -n 1": ("warm", 1), "warm -n 2": ("warm", 2), "cold -n 1": ("cold", 1)}
+    walls: dict[str, list[float]] = {name: [] for name in configs}
+    cases = 0
+    for _ in range(repeat):
+        for name, (sandbox, workers) in configs.items():
+            elapsed, cases = oracle_run(suite, workers, sandbox, subcategories)
+            walls[name].append(elapsed)
+    oracle = {name: round(statistics.median(v), 2) for name, v in walls.items()}
+    total = sum(plain)
+    return {
+        "cases": cases,
+        "references_run": len(plain),
+        "plain_sequential_s": round(total, 2),
+        "plain_median_per_reference_s": round(statistics.median(plain), 4),
+        "oracle_s": oracle,
+        "ratio_oracle_n1_to_plain": round(oracle["warm -n 1"] / total, 3),
+        "speedup_warm_over_cold_n1": round(oracle["cold -n 1"] / oracle["warm -n 1"], 2),
+        "speedup_n1_to_n2": round(oracle["warm -n 1"] / oracle["warm -n 2"], 2),
+    }
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--subcategory", action="append", default=[], help="only this one (repeatable)")
+    parser.add_argument("--repeat", type=int, default=1)
+    parser.add_argument("--suite", action="append", choices=("mmopt", "mamo"), default=[])
+    parser.add_argument(
+        "--subcategory", action="append", default=[], help="mmopt: only this one (repeatable)"
+    )
     args = parser.parse_args()
-
-    direct = direct_solve_seconds(args.subcategory)
-    walls: dict[int, list[float]] = {1: [], 2: []}
-    cases = 0
-    for _ in range(args.repeat):
-        for workers in walls:
-            elapsed, cases = oracle_run_seconds(workers, args.subcategory)
-            walls[workers].append(elapsed)
-    median_direct = statistics.median(direct)
-    result = {
-        "cases": cases,
-        "direct_reference_solve_s": {"median": median_direct, "max": max(direct), "total": sum(direct)},
-        "oracle_run_wall_s": {f"-n {w}": statistics.median(v) for w, v in walls.items()},
-        "per_case_s_at_n1": statistics.median(walls[1]) / cases,
-        "harness_overhead_per_case_s": statistics.median(walls[1]) / cases - median_direct,
-        "speedup_n1_to_n2": statistics.median(walls[1]) / statistics.median(walls[2]),
-        "repeat": args.repeat,
-    }
+    suites = args.suite or ["mmopt", "mamo"]
+    result: dict[str, object] = {suite: measure(suite, args.repeat, args.subcategory) for suite in suites}
+    result["repeat"] = args.repeat
+    result["python"] = PYTHON
     print(json.dumps(result, indent=2))
 
 
