@@ -1,8 +1,12 @@
 """Sandboxed execution of generated code (DESIGN.md §3 "Execution", §5 failure taxonomy).
 
-Generated code never runs in the pytest worker: :func:`create_sandbox` picks bubblewrap when it
-works on this machine and a plain, rlimited subprocess otherwise, and the choice is recorded in the
-run manifest through :meth:`Sandbox.describe`.
+Generated code never runs in the pytest worker: :func:`create_sandbox` picks the warm bubblewrap
+pool when bubblewrap works on this machine (a fresh bubblewrap per case on request) and a plain,
+rlimited subprocess otherwise, and the choice is recorded in the run manifest through
+:meth:`Sandbox.describe`. Modules: ``core`` (value types), ``environment`` (the sandbox's Python),
+``mounts`` (mount planning), ``process`` (process control), ``outcome`` (classification),
+``executor`` (cold bwrap and subprocess), ``pool``/``pool_server`` (warm), ``runner`` (in-sandbox),
+``factory`` (choosing one).
 """
 
 from __future__ import annotations
