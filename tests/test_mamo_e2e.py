@@ -87,7 +87,7 @@ def test_hand_written_answers_are_scored_and_categorized(bench, tmp_path: Path) 
     assert set(records) == set(RESPONSES), run.output[-3000:]
     expected = {
         _key(ODE, 1): None,
-        _key(ODE, 2): "wrong_objective",
+        _key(ODE, 2): "wrong_ode_value",
         _key(ODE, 3): "syntax",
         _key(ODE, 4): "dependency",
         _key(ODE, 5): "output_format",
@@ -218,7 +218,7 @@ def test_the_public_release_format_is_scored_with_replayed_answers(bench, tmp_pa
     run = bench(f"--dataset=mamo:{release}", f"--model=replay:{answers}", "--modifier-passes=0")
     records = run.by_case()
     assert records["mamo/ode/1/fewshot/s0"]["passed"]  # e^3 = 20.0855..., within 0.01 of 20.09
-    assert records["mamo/ode/2/fewshot/s0"]["category"] == "wrong_objective"  # 2e-4 off at four decimals
+    assert records["mamo/ode/2/fewshot/s0"]["category"] == "wrong_ode_value"  # 2e-4 off at four decimals
     assert records["mamo/lp/1/fewshot/s0"]["passed"]
     assert records["mamo/lp/2/fewshot/s0"]["category"] == "wrong_objective"  # A = 0: |0.5| is not near zero
     assert records["mamo/lp/1/fewshot/s0"]["family"] == "optimization"

@@ -9,6 +9,8 @@ How results map onto the harness's failure categories (the suite's declared ``fa
   error text kept; a solver crash on the file is ``runtime``; running past the limit is ``timeout``.
   An infeasible or unbounded model was read and solved: it is a wrong answer (``wrong_objective``,
   with the status), not a crash, and it counts as executed for the execution rate (Table 5).
+* A program or model that runs but yields a number other than the answer is ``wrong_ode_value``
+  (Python) or ``wrong_objective`` (``.lp``); the suite decides this after comparing.
 * A fault of our own solve script (its import failing in the sandbox, say) is an
   :class:`InfrastructureError`, never charged to the model.
 """

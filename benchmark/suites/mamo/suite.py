@@ -55,7 +55,9 @@ class MamoSuite:
         Grouping("difficulty", order=("easy", "medium", "hard")),
         Grouping("needs", order=("direct",), markers=False),
     )
-    failure_categories: tuple[str, ...] = (*EXECUTION_CATEGORIES, "wrong_objective")
+    #: ``wrong_ode_value``: an ODE program ran and printed a number that is not the answer (there is no
+    #: objective to be wrong about); ``wrong_objective``: an ``.lp`` model's optimum is not the answer.
+    failure_categories: tuple[str, ...] = (*EXECUTION_CATEGORIES, "wrong_ode_value", "wrong_objective")
 
     def __init__(self) -> None:
         self.shots = DEFAULT_SHOTS
@@ -228,7 +230,7 @@ class MamoSuite:
         if raw.category is not None:
             return Verdict.fail(raw.category, raw.error, **common)
         detail = f"returned {raw.value!r}, the answer is {question.answer} (Mamo comparison rule)"
-        return Verdict.fail("wrong_objective", detail, **common)
+        return Verdict.fail("wrong_ode_value" if question.is_ode else "wrong_objective", detail, **common)
 
 
 SUITE = MamoSuite()
