@@ -26,6 +26,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from adapters.base import Completion, CompletionRequest, ModelAdapter
+from benchmark.schema import ReplayLine
 
 __all__ = ["CallLog", "RecordingSummary", "ReplayRecorder"]
 
@@ -85,6 +86,8 @@ class ReplayRecorder:
             )
         if not lines:
             return
+        for line in lines:  # what is written must replay
+            ReplayLine.model_validate(line)
         data = "".join(json.dumps(line, sort_keys=True, ensure_ascii=False) + "\n" for line in lines)
         data = data.encode("utf-8")
         fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)

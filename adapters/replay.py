@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from adapters.base import AdapterError, Completion, CompletionRequest, Usage
+from benchmark.schema import ReplayLine, ValidationError, problems
 
 __all__ = ["ReplayAdapter", "ReplayFileError"]
 
@@ -96,35 +97,14 @@ def _load(path: Path) -> tuple[dict[str, _Recorded], str]:
             raise ReplayFileError(f"{where}: not valid JSON ({exc.msg} at column {exc.colno})") from exc
         if not isinstance(obj, dict):
             raise ReplayFileError(f"{where}: expected a JSON object, got {type(obj).__name__}")
-        case = obj.get("case")
-        if not isinstance(case, str) or not case:
-            raise ReplayFileError(f"{where}: 'case' must be a non-empty string, got {case!r}")
-        response = obj.get("response")
-        if not isinstance(response, str):
-            raise ReplayFileError(f"{where}: 'response' must be a string, got {response!r}")
-        finish_reason = obj.get("finish_reason")
-        if finish_reason is not None and not isinstance(finish_reason, str):
-            raise ReplayFileError(f"{where}: 'finish_reason' must be a string, got {finish_reason!r}")
-        usage = _usage(where, obj.get("usage"))
+        try:
+            entry = ReplayLine.model_validate(obj)
+        except ValidationError as exc:
+            raise ReplayFileError(f"{where}: {problems(exc)}") from None
+        case = entry.case
         if case in records:
             raise ReplayFileError(f"{where}: case {case} was already recorded on line {first_line[case]}")
         first_line[case] = lineno
-        records[case] = _Recorded(text=response, finish_reason=finish_reason, usage=usage)
+        usage = Usage() if entry.usage is None else Usage(entry.usage.input_tokens, entry.usage.output_tokens)
+        records[case] = _Recorded(text=entry.response, finish_reason=entry.finish_reason, usage=usage)
     return records, hashlib.sha256(raw).hexdigest()
-
-
-def _usage(where: str, value: object) -> Usage:
-    if value is None:
-        return Usage()
-    if not isinstance(value, dict):
-        raise ReplayFileError(f"{where}: 'usage' must be an object, got {value!r}")
-    unknown = sorted(set(value) - {"input_tokens", "output_tokens"})
-    if unknown:
-        raise ReplayFileError(f"{where}: unknown usage field(s) {', '.join(unknown)}")
-    counts: dict[str, int | None] = {}
-    for name in ("input_tokens", "output_tokens"):
-        count = value.get(name)
-        if count is not None and (isinstance(count, bool) or not isinstance(count, int) or count < 0):
-            raise ReplayFileError(f"{where}: 'usage.{name}' must be a non-negative integer, got {count!r}")
-        counts[name] = count
-    return Usage(input_tokens=counts["input_tokens"], output_tokens=counts["output_tokens"])

@@ -3,7 +3,7 @@
 Appends take an exclusive ``flock`` and write the whole line in one call, so xdist workers never
 interleave lines and a crash loses at most the case in flight. Readers tolerate a torn last line
 (the only damage a crash can do) and keep the newest record per case, which is what ``--resume``
-and the reports need.
+and the reports need. Both sides check records against :class:`benchmark.schema.CaseRecord`.
 """
 
 from __future__ import annotations
@@ -15,13 +15,24 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from benchmark.schema import SCHEMA_VERSION, CaseRecord, ValidationError, problems
+
 RESULTS_FILE = "results.jsonl"
 #: Outcomes that finish a case; ``error`` (infrastructure) and ``skipped`` cases are run again on resume.
 FINISHED_OUTCOMES = frozenset({"passed", "failed"})
 
 
+class RecordSchemaError(ValueError):
+    """A record that does not fit the schema (names the file, the line or case, and the fields)."""
+
+
 def append_record(path: Path, record: Mapping[str, Any]) -> None:
-    line = (json.dumps(record, sort_keys=True, default=str) + "\n").encode("utf-8")
+    body = {"schema_version": SCHEMA_VERSION, **record}
+    try:
+        CaseRecord.model_validate(body)
+    except ValidationError as exc:
+        raise RecordSchemaError(f"{path}: record of case {record.get('case')!r}: {problems(exc)}") from None
+    line = (json.dumps(body, sort_keys=True, default=str) + "\n").encode("utf-8")
     path.parent.mkdir(parents=True, exist_ok=True)
     fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
     try:
@@ -34,19 +45,25 @@ def append_record(path: Path, record: Mapping[str, Any]) -> None:
 
 
 def read_records(path: Path) -> list[dict[str, Any]]:
-    """Every intact record, in file order (a torn line from a crash is skipped)."""
+    """Every intact record, in file order (a torn line from a crash is skipped; a whole line that
+    does not fit the schema is an error naming FILE:LINE)."""
     if not path.exists():
         return []
     records = []
-    for line in path.read_text(encoding="utf-8").splitlines():
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
         if not line.strip():
             continue
         try:
             value = json.loads(line)
         except json.JSONDecodeError:
             continue
-        if isinstance(value, dict) and "case" in value:
-            records.append(value)
+        if not isinstance(value, dict):
+            raise RecordSchemaError(f"{path}:{number}: a record is a JSON object, not {type(value).__name__}")
+        try:
+            CaseRecord.model_validate(value)
+        except ValidationError as exc:
+            raise RecordSchemaError(f"{path}:{number}: {problems(exc)}") from None
+        records.append(value)
     return records
 
 

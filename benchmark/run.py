@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmark import HARNESS_VERSION
+from benchmark.schema import SCHEMA_VERSION, RunManifest
 
 MANIFEST_FILE = "manifest.json"
 _PACKAGES = (
@@ -99,7 +100,8 @@ def now_iso() -> str:
 
 def write_manifest(paths: RunPaths, manifest: Mapping[str, Any]) -> None:
     paths.root.mkdir(parents=True, exist_ok=True)
-    body = {"harness_version": HARNESS_VERSION, **manifest}
+    body = {"schema_version": SCHEMA_VERSION, "harness_version": HARNESS_VERSION, **manifest}
+    RunManifest.model_validate(body)  # a manifest later tools cannot read is a harness bug
     tmp = paths.manifest.with_suffix(".tmp")
     tmp.write_text(json.dumps(body, indent=2, sort_keys=True, default=str) + "\n", encoding="utf-8")
     tmp.replace(paths.manifest)
@@ -109,4 +111,4 @@ def read_manifest(paths: RunPaths) -> dict[str, Any]:
     if not paths.manifest.exists():
         return {}
     value = json.loads(paths.manifest.read_text(encoding="utf-8"))
-    return value if isinstance(value, dict) else {}
+    return RunManifest.model_validate(value).model_dump() if isinstance(value, dict) else {}

@@ -1,0 +1,64 @@
+"""The run log's schema is enforced where records, manifests and replay lines are written and read."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from benchmark.records import RecordSchemaError, append_record, read_records
+from benchmark.run import RunPaths, read_manifest, write_manifest
+from benchmark.schema import SCHEMA_VERSION
+
+GOOD = {"suite": "mmopt", "case": "mmopt/a/b/c/d/stage1/s0", "outcome": "passed", "passed": True,
+        "setting": "stage1", "sample": 0}  # fmt: skip
+
+
+def test_records_are_written_with_their_schema_version_and_read_back(tmp_path: Path) -> None:
+    path = tmp_path / "results.jsonl"
+    append_record(path, GOOD | {"turns": [{"key": GOOD["case"], "response": "text"}], "custom": 1})
+    (record,) = read_records(path)
+    assert record["schema_version"] == SCHEMA_VERSION and record["custom"] == 1
+
+
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        ({"outcome": "maybe"}, "'outcome'"),
+        ({"sample": -1}, "'sample'"),
+        ({"turns": [{"key": "k"}]}, "'turns.0.response'"),
+    ],
+)
+def test_a_record_that_does_not_fit_is_refused_naming_the_case_and_field(
+    tmp_path: Path, change: dict, field: str
+) -> None:
+    with pytest.raises(RecordSchemaError, match=rf"record of case 'mmopt/a/b/c/d/stage1/s0': .*{field}"):
+        append_record(tmp_path / "results.jsonl", GOOD | change)
+    assert not (tmp_path / "results.jsonl").exists()
+
+
+def test_a_reader_names_the_line_that_does_not_fit_and_skips_a_torn_last_line(tmp_path: Path) -> None:
+    path = tmp_path / "results.jsonl"
+    append_record(path, GOOD)
+    with path.open("a") as fh:
+        fh.write('{"case": "x", "outcome": "passed"')  # torn by a crash
+    assert len(read_records(path)) == 1
+    path.write_text(json.dumps(GOOD) + "\n" + json.dumps({"case": "y"}) + "\n")
+    with pytest.raises(RecordSchemaError, match=r"results.jsonl:2: 'suite': Field required"):
+        read_records(path)
+
+
+def test_a_record_from_a_newer_schema_is_not_misread(tmp_path: Path) -> None:
+    path = tmp_path / "results.jsonl"
+    path.write_text(json.dumps(GOOD | {"schema_version": SCHEMA_VERSION + 1}) + "\n")
+    with pytest.raises(RecordSchemaError, match="schema_version"):
+        read_records(path)
+
+
+def test_manifests_carry_the_schema_version_and_must_name_the_suite(tmp_path: Path) -> None:
+    paths = RunPaths(tmp_path)
+    write_manifest(paths, {"suite": "mmopt", "sessions": [{"args": ["--model=oracle"]}]})
+    assert read_manifest(paths)["schema_version"] == SCHEMA_VERSION
+    with pytest.raises(ValueError, match="suite"):
+        write_manifest(paths, {"sessions": []})
