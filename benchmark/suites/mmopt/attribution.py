@@ -107,7 +107,7 @@ def classify_artifact(
     result = normalize_result(value)
     status = str(result.get("status", "")).strip().lower()
     expected = package.expected_objective
-    if expected is None:  # a feasibility-type instance: the only right answer was "infeasible"
+    if str(package.solution_ref.get("status", "")).lower() == "infeasible":  # the right answer was to say so
         return ArtifactEvidence(
             "structural_modeling", f"the instance is infeasible but solve() reported {status!r}"
         )
@@ -138,7 +138,7 @@ def classify_artifact(
                     "structural_modeling",
                     f"reported objective {returned:g} but its own decisions give {check.objective:g}",
                 )
-    if objective is None:
+    if objective is None or expected is None:  # no objective, or a decision instance without one
         return ArtifactEvidence("undecidable", f"{category}: no objective to compare")
     sense = objective_sense(package.math_model)
     if sense is None:

@@ -212,7 +212,10 @@ def load_package(ref: InstanceRef, needs: Sequence[str] = (*REQUIRED_FILES, VISU
             raise DatasetError(path, "top-level JSON value is not an object")
     if "status" not in solution_ref:
         raise DatasetError(directory / "ground_truth/solution_ref.json", "no 'status' field")
-    if reference_value(solution_ref) is None and str(solution_ref["status"]).lower() != "infeasible":
+    if reference_value(solution_ref) is None and str(solution_ref["status"]).lower() not in (
+        "infeasible",
+        "feasible",
+    ):
         raise DatasetError(directory / "ground_truth/solution_ref.json", "no numeric 'objective_value'")
     _verify_checksums(directory, meta)
     family, subcategory, difficulty, instance_id = ref.path

@@ -31,6 +31,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from benchmark.sandbox import ExecutionResult, Outcome
+from benchmark.suites.mmopt.feasibility import is_feasibility_type, score_feasibility
 from benchmark.suites.mmopt.official import DEFAULT_SCORING, OfficialCheck, official_schema
 from benchmark.suites.mmopt.package import REFERENCE_OBJECTIVE_KEYS
 from benchmark.suites.mmopt.subcategories import get_subcategory
@@ -249,12 +250,14 @@ def score_execution(
         )
     lenient = scoring == "official"
     status = str(result.get("status", "")).strip().lower()
-    if str(solution_ref.get("status", "")).lower() == "infeasible":
-        # feasibility-type instances: the only right answer is to say so
-        if status == "infeasible":
-            return Verdict(passed=True, **common)
-        return Verdict.fail(
-            "wrong_objective", f"the instance is infeasible; solve() reported {status!r}", **common
+    if is_feasibility_type(solution_ref):  # a decision instance: scored on its status and decisions
+        return score_feasibility(
+            result,
+            subcategory=subcategory,
+            instance=instance,
+            solution_ref=solution_ref,
+            objective_only=objective_only,
+            common=common,
         )
     status_counts = not lenient or subcategory == "maximum_flow"  # the official scorer reads it there only
     if (

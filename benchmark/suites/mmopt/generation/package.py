@@ -50,7 +50,7 @@ def package_files(built: BuiltInstance, dataset_version: str) -> dict[str, bytes
         "formulation_size": dict(artifacts.formulation_size),
         "verification": {
             "status": record.reference.solution["status"],
-            "objective_value": record.reference.solution["objective_value"],
+            "objective_value": record.reference.solution.get("objective_value"),
             "reference_solver": record.reference.method,
             "cross_check": record.cross_check_method,
             "cross_check_objective": record.cross_check_objective,

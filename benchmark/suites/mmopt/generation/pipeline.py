@@ -29,8 +29,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from benchmark.suites.mmopt.generation.protocol import (
+    ACCEPTED_STATUSES,
     DerivedArtifacts,
     InstanceGenerator,
+    ReferenceSolution,
     Rejected,
     RenderedVisual,
     VerifiedRecord,
@@ -116,17 +118,14 @@ def _candidate(
     if time.perf_counter() - started > SOLVE_BUDGET_S:
         raise Rejected("reference: solve exceeded the runtime budget")
     _json_roundtrip(reference.solution, f"{generator.name} reference solution")
-    if reference.solution.get("status") != "optimal":
+    if reference.solution.get("status") not in ACCEPTED_STATUSES:
         raise Rejected("reference: not certified optimal")
 
     method, objective = generator.cross_check(instance)
     if not _objectives_agree(objective, reference.objective):
         raise Rejected("cross-check: independent method disagrees", f"{objective} vs {reference.objective}")
-    verdict = generator.check_solution(instance, reference.solution)
-    if not verdict.feasible or verdict.objective is None:
-        raise Rejected("cross-check: validator rejects the reference solution", "; ".join(verdict.problems))
-    if not _objectives_agree(verdict.objective, reference.objective):
-        raise Rejected("cross-check: validator recomputes a different objective")
+    for problem in reference_decision_problems(generator, instance, reference):
+        raise Rejected(problem)
     for problem in generator.solution_problems(instance, reference, difficulty):
         raise Rejected(problem)
 
@@ -148,14 +147,8 @@ def _candidate(
         artifacts.task_input, generator.visual_values(instance), reference.objective
     ):
         raise Rejected(problem)
-    replayed = run_solver_source(artifacts.solver_ref)
-    replayed_objective = replayed.get("objective_value")
-    if not isinstance(replayed_objective, int | float) or not _objectives_agree(
-        float(replayed_objective), reference.objective
-    ):
-        raise Rejected("artifact: solver_ref.py does not reproduce the optimum")
-    if not generator.check_solution(instance, replayed).feasible:
-        raise Rejected("artifact: solver_ref.py returns an infeasible solution")
+    for problem in replay_problems(generator, instance, reference, run_solver_source(artifacts.solver_ref)):
+        raise Rejected(problem)
 
     visuals = generator.render(instance)  # public data only: the record's solution is not passed
     if not visuals:
@@ -163,6 +156,46 @@ def _candidate(
     for problem in visual_audit_problems(generator, instance, visuals):
         raise Rejected("visual: label audit failed", problem)
     return BuiltInstance(record=record, artifacts=artifacts, visuals=visuals)
+
+
+def reference_decision_problems(
+    generator: InstanceGenerator, instance: Mapping[str, Any], reference: ReferenceSolution
+) -> list[str]:
+    """The scoring validator must accept the reference's decisions and recompute its objective; a
+    feasibility-type "infeasible" answer has no decisions, a "feasible" one no objective."""
+    if reference.solution.get("status") == "infeasible":
+        return []
+    verdict = generator.check_solution(instance, reference.solution)
+    if not verdict.feasible:
+        return ["cross-check: validator rejects the reference solution"]
+    if reference.is_feasibility_type:
+        return []
+    if verdict.objective is None or not _objectives_agree(verdict.objective, reference.objective):
+        return ["cross-check: validator recomputes a different objective"]
+    return []
+
+
+def replay_problems(
+    generator: InstanceGenerator,
+    instance: Mapping[str, Any],
+    reference: ReferenceSolution,
+    replayed: Mapping[str, Any],
+) -> list[str]:
+    """What a shipped ``solver_ref.py``'s result gets wrong: the optimum (or, feasibility-type, the
+    status) and feasible decisions."""
+    if reference.is_feasibility_type:
+        if replayed.get("status") != reference.solution["status"]:
+            return ["artifact: solver_ref.py does not reproduce the status"]
+    else:
+        value = replayed.get("objective_value")
+        if not isinstance(value, int | float) or not _objectives_agree(float(value), reference.objective):
+            return ["artifact: solver_ref.py does not reproduce the optimum"]
+    if (
+        reference.solution.get("status") != "infeasible"
+        and not generator.check_solution(instance, replayed).feasible
+    ):
+        return ["artifact: solver_ref.py returns an infeasible solution"]
+    return []
 
 
 def visual_audit_problems(

@@ -31,6 +31,22 @@ class Rejected(Exception):
         self.detail = detail
 
 
+#: Statuses of a feasibility-type answer (DESIGN §4): the instance asks whether any solution exists
+#: (e.g. a colouring with k colours), and the verified answer is the status itself.
+FEASIBILITY_STATUSES = frozenset({"feasible", "infeasible"})
+ACCEPTED_STATUSES = frozenset({"optimal"}) | FEASIBILITY_STATUSES
+
+
+def answer_value(solution: Mapping[str, Any]) -> float | None:
+    """The verified answer as one number, so reference, cross-check and re-solve compare alike: the
+    optimum, or for a feasibility-type answer 1.0 (a solution exists) or 0.0 (none exists)."""
+    status = str(solution.get("status", "")).lower()
+    if status in FEASIBILITY_STATUSES:
+        return 1.0 if status == "feasible" else 0.0
+    value = solution.get("objective_value")
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+
+
 @dataclass(frozen=True)
 class ReferenceSolution:
     """The certified optimum of a candidate, in exactly the ``solution_ref.json`` shape.
@@ -44,7 +60,16 @@ class ReferenceSolution:
 
     @property
     def objective(self) -> float:
-        return float(self.solution["objective_value"])
+        value = answer_value(self.solution)
+        if value is None:
+            raise ValueError(
+                "reference solution has neither a numeric objective_value nor a feasibility status"
+            )
+        return value
+
+    @property
+    def is_feasibility_type(self) -> bool:
+        return str(self.solution.get("status", "")).lower() in FEASIBILITY_STATUSES
 
 
 @dataclass(frozen=True)

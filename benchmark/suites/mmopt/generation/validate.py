@@ -58,11 +58,19 @@ from benchmark.suites.mmopt.generation.dataset import (
 from benchmark.suites.mmopt.generation.package import META, package_files
 from benchmark.suites.mmopt.generation.pipeline import (
     GenerationError,
+    replay_problems,
     run_solver_source,
     text_value_problems,
     visual_audit_problems,
 )
-from benchmark.suites.mmopt.generation.protocol import InstanceGenerator, ReferenceSolution, RenderedVisual
+from benchmark.suites.mmopt.generation.protocol import (
+    ACCEPTED_STATUSES,
+    FEASIBILITY_STATUSES,
+    InstanceGenerator,
+    ReferenceSolution,
+    RenderedVisual,
+    answer_value,
+)
 from benchmark.suites.mmopt.package import Package, discover, load_package
 from benchmark.suites.mmopt.scoring import tolerance_for
 from benchmark.suites.mmopt.subcategories import get_subcategory
@@ -222,11 +230,12 @@ def schema_problems(package: Package) -> list[str]:
     verification, solution = meta["verification"], package.solution_ref
     if verification.get("status") != solution.get("status"):
         problems.append("meta.json verification.status differs from solution_ref.json status")
-    if solution.get("status") != "optimal":
+    if solution.get("status") not in ACCEPTED_STATUSES:
         problems.append(f"solution_ref.json status is {solution.get('status')!r}, not 'optimal'")
-    if not _is_number(verification.get("objective_value")) or verification.get(
-        "objective_value"
-    ) != solution.get("objective_value"):
+    numeric = (
+        _is_number(verification.get("objective_value")) or solution.get("status") in FEASIBILITY_STATUSES
+    )
+    if not numeric or verification.get("objective_value") != solution.get("objective_value"):
         problems.append("meta.json verification.objective_value differs from solution_ref.json")
     on_disk = {
         p.relative_to(package.directory).as_posix() for p in package.directory.rglob("*") if p.is_file()
@@ -277,9 +286,11 @@ def _solver_checks(
     if reference is not None:
         if reference_seconds > solve_budget_s:
             findings.fail("reference_solve", f"took {reference_seconds:.1f} s, budget {solve_budget_s:g} s")
-        if reference.solution.get("status") != "optimal":
+        if reference.solution.get("status") != package.solution_ref.get("status"):
             findings.fail(
-                "reference_solve", f"status {reference.solution.get('status')!r}, not certified optimal"
+                "reference_solve",
+                f"status {reference.solution.get('status')!r}, solution_ref.json says "
+                f"{package.solution_ref.get('status')!r}",
             )
         elif not _agree(reference.objective, expected, tolerance):
             findings.fail(
@@ -293,11 +304,18 @@ def _solver_checks(
         if not _agree(objective, expected, tolerance):
             findings.fail("cross_check", f"{method} gives {objective:g}, solution_ref.json says {expected:g}")
 
-    verdict = findings.guarded("validator", lambda: generator.check_solution(instance, package.solution_ref))
+    status = package.solution_ref.get("status")
+    verdict = (
+        None  # a verified "infeasible" answer has no decisions to check
+        if status == "infeasible"
+        else findings.guarded("validator", lambda: generator.check_solution(instance, package.solution_ref))
+    )
     if verdict is not None:
         if not verdict.feasible:
             findings.fail("validator", "rejects solution_ref.json: " + "; ".join(verdict.problems))
-        elif verdict.objective is None or not _agree(verdict.objective, expected, tolerance):
+        elif status == "optimal" and (
+            verdict.objective is None or not _agree(verdict.objective, expected, tolerance)
+        ):
             findings.fail(
                 "validator",
                 f"recomputes objective {verdict.objective} from solution_ref.json, which says {expected:g}",
@@ -313,7 +331,10 @@ def _solver_checks(
         findings.fail("nontriviality", problem)
 
     replayed = findings.guarded("solver_ref", lambda: run_solver_source(package.solver_ref))
-    if replayed is not None:
+    if replayed is not None and status in FEASIBILITY_STATUSES:
+        for problem in replay_problems(generator, instance, shipped, replayed):
+            findings.fail("solver_ref", problem)
+    elif replayed is not None:
         returned = replayed.get("objective_value")
         if not _is_number(returned) or not _agree(float(returned), expected, tolerance):
             findings.fail(
@@ -425,8 +446,9 @@ def _check_loaded(findings: _Findings, package: Package, solve_budget_s: float) 
         return None
     for problem in schema_problems(package):
         findings.fail("schema", problem)
+    expected = answer_value(package.solution_ref)  # feasibility-type answers count as 1.0 / 0.0
     if expected is None or meta_field_problems(package.meta):
-        return None  # the semantic checks need meta.json's fields and a numeric optimum
+        return None  # the semantic checks need meta.json's fields and a numeric answer
     reference_seconds = _solver_checks(findings, generator, package, expected, tolerance, solve_budget_s)
     _visual_checks(findings, generator, package, expected)
     return reference_seconds
