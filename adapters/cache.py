@@ -19,7 +19,7 @@ Entries are written atomically (temp file + ``os.replace``) so concurrent xdist 
 runs never leave a half-written entry; an unreadable entry counts as a miss and is overwritten.
 
 A miss is fetched under a per-key ``flock`` (``<key>.lock`` beside the entry), so when the generation
-phase (:mod:`adapters.prefetch`) or another worker is already fetching a request, a case that needs
+phase (:mod:`benchmark.prefetch`) or another worker is already fetching a request, a case that needs
 it waits for that answer instead of sending the request a second time. Entries remember the session
 that fetched them: for that session an entry is the answer it paid for (``cache_hit`` false), for
 every later session it is a hit. A request that failed for good in this session leaves a

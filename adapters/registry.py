@@ -114,7 +114,7 @@ def resolve_adapter(
 
     ``session`` is handed to the cache (see :class:`CachedAdapter`); ``behind_cache`` wraps the adapter
     that a cache miss reaches (the plugin puts the in-flight limit and the spend cap there, see
-    :mod:`adapters.limiter`), so that cache hits never wait for a slot.
+    :mod:`benchmark.limiter`), so that cache hits never wait for a slot.
     """
 
     if cache_mode not in CACHE_MODES:

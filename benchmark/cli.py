@@ -25,7 +25,7 @@ def _summarize(args: argparse.Namespace) -> int:
         print(f"{paths.results}: no results file; is {args.run_dir} a run folder?", file=sys.stderr)
         return 2
     manifest = read_manifest(paths)
-    suite = get_suite(str(manifest.get("suite", "mmopt")))
+    suite = get_suite(str(manifest["suite"]))  # the schema makes every manifest name its suite
     run_info = {"model": manifest.get("model", {}).get("alias"), "suite": suite.name}
     sessions = manifest.get("sessions") or [{}]
     summary = summarize_run(paths, run_info, suite, sessions[-1].get("selected"))

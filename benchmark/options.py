@@ -68,7 +68,7 @@ class RunOptions:
     @classmethod
     def from_config(cls, config: pytest.Config, suites: tuple[str, ...]) -> RunOptions:
         get = config.getoption
-        suite, dataset = get("suite"), get("dataset")
+        suite, dataset = get("suite") or str(config.getini("optbench_suite")), get("dataset")
         prefix, _, rest = (dataset or "").partition(":")
         if rest and prefix in suites:  # --dataset mamo:PATH picks the suite and its external format
             suite, dataset = prefix, rest
@@ -100,11 +100,12 @@ class RunOptions:
 
 
 def add_options(parser: pytest.Parser) -> None:
+    parser.addini("optbench_suite", "the suite run when --suite is not given", default="")
     group = parser.getgroup("optbench", "optimization-modeling benchmark")
     group.addoption(
         "--model", default=None, help="model alias: oracle, replay:FILE, or an alias from the models file"
     )
-    group.addoption("--suite", default="mmopt", help="suite to run (default: mmopt)")
+    group.addoption("--suite", default=None, help="suite to run (default: optbench_suite in pytest.ini)")
     group.addoption("--setting", default=None, help="prompt setting (default: the suite's official one)")
     group.addoption(
         "--dataset", default=None, help="dataset root, or SUITE:PATH (default: the suite's shipped fixtures)"

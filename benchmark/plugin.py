@@ -11,7 +11,7 @@ writes the summary, the manifest and JUnit XML.
 
 The model side of a process (:class:`ModelSide`) is the adapter stack cache → gate → endpoint plus
 the generation phase that keeps ``--max-in-flight`` requests in flight whatever ``-n`` is (see
-:mod:`adapters.prefetch` for the design, :mod:`adapters.limiter` for the gate and the spend cap).
+:mod:`benchmark.prefetch` for the design, :mod:`benchmark.limiter` for the gate and the spend cap).
 """
 
 from __future__ import annotations
@@ -32,14 +32,14 @@ import pytest
 from adapters import resolve_adapter
 from adapters.base import AdapterError, ModelAdapter, OracleUnavailable
 from adapters.cache import CachedAdapter
-from adapters.ledger import LEDGER_FILE, RequestLedger
-from adapters.limiter import GatedAdapter
-from adapters.prefetch import GenerationPhase, Share
 from adapters.record import CallLog, ReplayRecorder
 from benchmark import HARNESS_VERSION
 from benchmark.cases import Case, InstanceRef
 from benchmark.gate import Allowance, GateError, evaluate_gate, parse_allowance, parse_gate
+from benchmark.ledger import LEDGER_FILE, RequestLedger
+from benchmark.limiter import GatedAdapter
 from benchmark.options import RunOptions, add_options
+from benchmark.prefetch import GenerationPhase, Share
 from benchmark.records import append_record, finished_cases, latest_by_case, read_records
 from benchmark.reporting.render import to_markdown, to_text
 from benchmark.reporting.summary import build_summary, unscored_errors

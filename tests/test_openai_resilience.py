@@ -19,11 +19,11 @@ import pytest
 
 from adapters import AdapterError, CompletionRequest, Decoding
 from adapters.cache import CachedAdapter
-from adapters.ledger import LEDGER_FILE
 from adapters.models_file import load_models_file
 from adapters.openai_chat import OpenAIChatAdapter
 from adapters.retry import Fault, RetryPolicy, call_with_retries, retry_after_s
 from benchmark.cases import InstanceRef
+from benchmark.ledger import LEDGER_FILE
 from benchmark.messages import Message
 from benchmark.suites.mmopt.package import load_package
 from benchmark.suites.mmopt.prompts import oracle_response

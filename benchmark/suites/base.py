@@ -218,6 +218,8 @@ def suite_names() -> tuple[str, ...]:
 
 
 def get_suite(name: str) -> Suite:
+    if not name:
+        raise ValueError("no suite: give --suite NAME or set optbench_suite in pytest.ini")
     if name not in suite_names():
         raise ValueError(f"unknown suite {name!r}; known suites: {', '.join(suite_names())}")
     suite: Suite = importlib.import_module(f"benchmark.suites.{name}.suite").SUITE

@@ -22,7 +22,7 @@ import threading
 import time
 
 from adapters.base import AdapterError, Completion, CompletionRequest, ModelAdapter
-from adapters.ledger import RequestLedger
+from benchmark.ledger import RequestLedger
 
 __all__ = ["GatedAdapter"]
 

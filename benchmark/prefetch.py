@@ -15,7 +15,7 @@ selected cases, while the main thread runs the cases in pytest's order:
   cache's per-key lock instead of sending it again; a case that comes before its prefetch sends it
   itself and the prefetch then finds it cached. Either way each request is sent once.
 - Follow-up turns (suites that call the model again after seeing a result) and a case that overtook
-  its prefetch go through the same per-process limit (:class:`~adapters.limiter.GatedAdapter`), so
+  its prefetch go through the same per-process limit (:class:`~benchmark.limiter.GatedAdapter`), so
   the bound holds for them too.
 
 The first request of a case is taken from the suite without running the case: the suite's optional
