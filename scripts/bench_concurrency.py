@@ -1,6 +1,6 @@
 """Measure model requests in flight and wall time at -n 1, 2 and 4 against a slow loopback endpoint.
 
-The claim under test: with the generation phase (``adapters/prefetch.py``) the run keeps
+The claim under test: with the generation phase (``benchmark/prefetch.py``) the run keeps
 ``--max-in-flight`` requests in flight whatever ``-n`` is, so the time spent waiting for the model
 is about ``cases × latency ÷ max_in_flight`` at every ``-n``. The endpoint is the loopback chat
 server of the tests (``tests/chat_server.py``) with a fixed latency per reply; it answers every case
