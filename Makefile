@@ -2,7 +2,7 @@
 PY := .venv/bin/python
 N ?= 2
 
-.PHONY: setup setup-real-server bench test test-real-server lint
+.PHONY: setup setup-real-server bench test test-fast test-real-server lint
 
 setup:
 	bash scripts/setup.sh
@@ -17,6 +17,10 @@ bench: setup
 ## The harness's own tests (the real-server test needs an optional install: see test-real-server).
 test: setup
 	$(PY) -m pytest tests -n $(N) -m "not real_server"
+
+## The same without the tests marked slow (whole benchmark sessions in a subprocess).
+test-fast: setup
+	$(PY) -m pytest tests -n $(N) -m "not real_server and not slow"
 
 setup-real-server:
 	bash scripts/setup.sh --real-server

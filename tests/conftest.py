@@ -12,6 +12,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import settings
+
+# CI runs property tests derandomized (the same examples every run, no example database), so a rare
+# example cannot fail a landing at random; locally they stay random and keep searching.
+settings.register_profile("ci", derandomize=True, database=None, print_blob=True)
+settings.load_profile(os.environ.get("OPTBENCH_HYPOTHESIS_PROFILE", "default"))
 
 REPO = Path(__file__).resolve().parents[1]
 FIXTURES = REPO / "fixtures" / "mmopt"

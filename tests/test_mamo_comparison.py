@@ -77,6 +77,7 @@ def test_the_answer_itself_always_matches(answer: str) -> None:
 @example("100", 100.01)
 @example("10000.0", 10001.0)  # relative branch, exactly at 1e-4: accepted (≤)
 @example("10000.0", 10001.001)
+@example("0.01", 6.4e-196)  # 0.01 - 6.4e-196 rounds to 0.01 in floats: must still be inside the band
 def test_agrees_with_the_paper_rule_everywhere(answer: str, returned: float) -> None:
     assert answers_match(returned, answer) == _paper_rule(returned, answer)
 
