@@ -28,20 +28,27 @@ def _pass_columns(block: Mapping[str, Any]) -> list[str]:
     )
 
 
+def _interval(block: Mapping[str, Any], metric: str) -> str:
+    bounds = (block.get("ci95") or {}).get(metric)
+    return "n/a" if not bounds else f"{100 * bounds[0]:.1f}–{100 * bounds[1]:.1f}%"
+
+
 def _metric_row(name: str, block: Mapping[str, Any], columns: Sequence[str]) -> tuple[str, ...]:
     return (
         name,
         str(block["instances"]),
         str(block["samples"]),
         *(_pct(block.get(column)) for column in columns),
+        _interval(block, "pass@1"),
         _pct(block.get("valid_code_rate")),
+        _interval(block, "valid_code_rate"),
     )
 
 
 def summary_tables(summary: Mapping[str, Any]) -> list[Table]:
     metrics = summary["metrics"]
     columns = _pass_columns(metrics)
-    headers = ("", "instances", "samples", *columns, "valid code")
+    headers = ("", "instances", "samples", *columns, "pass@1 95% CI", "valid code", "valid code 95% CI")
     tables = [Table("Overall", headers, (_metric_row("all", metrics, columns),))]
     over_runs = metrics.get("pass@1_over_runs")
     if over_runs:
@@ -122,6 +129,9 @@ def to_markdown(summary: Mapping[str, Any]) -> str:
         f"- **cases**: {counts['cases']} ({counts['passed']} passed, {counts['failed']} failed, "
         f"{counts['infrastructure_errors']} infrastructure errors, {counts['skipped']} skipped)"
     )
+    method = (summary["metrics"].get("ci95") or {}).get("method")
+    if method:
+        lines.append(f"- **95% intervals**: {method}")
     gate = run.get("gate")
     if gate:
         lines.append(f"- **gate**: {'passed' if gate['passed'] else 'FAILED'} ({'; '.join(gate['lines'])})")

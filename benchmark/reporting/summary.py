@@ -13,6 +13,7 @@ from dataclasses import asdict
 from typing import Any
 
 from benchmark.metrics import k_values, mean_pass_at_k, mean_std, rate
+from benchmark.reporting.intervals import instance_rate_interval
 from benchmark.reporting.render import Table
 from benchmark.suites.base import Grouping
 
@@ -22,13 +23,24 @@ def _instance_key(record: Mapping[str, Any]) -> str:
     return str(record["case"]).rsplit("/", 1)[0]
 
 
-def _counts(records: Sequence[Mapping[str, Any]]) -> list[tuple[int, int]]:
+def _counts(records: Sequence[Mapping[str, Any]], field: str = "passed") -> list[tuple[int, int]]:
     per_instance: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     for record in records:
         entry = per_instance[_instance_key(record)]
         entry[0] += 1
-        entry[1] += int(bool(record["passed"]))
+        entry[1] += int(bool(record.get(field)))
     return [(n, c) for n, c in per_instance.values()]
+
+
+def _ci95(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """95% intervals of pass@1 and Valid Code Rate over instances (see :mod:`intervals`)."""
+    out: dict[str, Any] = {}
+    for name, field in (("pass@1", "passed"), ("valid_code_rate", "valid_code")):
+        interval = instance_rate_interval(_counts(records, field))
+        if interval is not None:
+            out[name] = [interval.low, interval.high]
+            out["method"] = interval.method
+    return out
 
 
 def metric_block(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
@@ -43,6 +55,7 @@ def metric_block(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     for k in k_values(max_n):
         block[f"pass@{k}"] = mean_pass_at_k(counts, k)
     block["valid_code_rate"] = rate([bool(r.get("valid_code")) for r in records])
+    block["ci95"] = _ci95(records)
     by_run: dict[int, list[Mapping[str, Any]]] = defaultdict(list)
     for record in records:
         by_run[int(record["sample"])].append(record)
@@ -78,7 +91,7 @@ def build_summary(
     records): a selected case without a record is counted as ``not recorded``, so a run whose cases
     vanished can never read as complete. ``groupings`` and ``failure_categories`` are the suite's
     declarations: the "By <label>" tables, and the order failure categories are listed in."""
-    latest = list(records)
+    latest = sorted(records, key=lambda r: str(r["case"]))  # the same summary whatever the finish order
     recorded_keys = {str(r["case"]) for r in latest}
     not_recorded = [key for key in selected or () if key not in recorded_keys]
     all_scored = [r for r in latest if r.get("outcome") in ("passed", "failed")]
