@@ -125,3 +125,20 @@ def test_complex_cases_are_at_the_public_level() -> None:
         if record["method"] == "MILP":
             assert "lp_relaxation" in record["nontriviality"], record["id"]
         assert record["nontriviality"], f"{record['construct']} declares no naive reading"
+
+
+def test_a_declared_distractor_must_be_stated_and_unused() -> None:
+    records = [r for r in _records("system_equation.jsonl") if "distractor" in r["needs"]]
+    assert records and all(consistency.check_numbers(r) == [] for r in records)
+    record = records[0]
+    (depth,) = record["distractors"]
+    assert consistency.check_numbers({**record, "distractors": []}) == [
+        f"number {depth:g} in the text is neither used by the reference nor a distractor"
+    ]
+    used = record["parameters"]["hours"]
+    assert consistency.check_numbers({**record, "distractors": [depth, used]}) == [
+        f"distractor {used:g} is also a number the reference uses"
+    ]
+    assert consistency.check_numbers({**record, "distractors": [depth, 987.25]}) == [
+        "distractor 987.25 does not appear in the text"
+    ]

@@ -136,7 +136,7 @@ def test_every_modelling_need_is_shipped_and_labelled() -> None:
     assert all(count >= 5 for count in counts.values()), counts
     refs = {ref.labels["instance_id"]: ref for ref in discover(FIXTURES / "system_equation.jsonl")}
     record = next(r for r in _records("system_equation.jsonl") if r["construct"] == "three_tanks")
-    assert refs[str(record["id"])].labels["needs"] == "unit_conversion+more_than_two_states"
+    assert refs[str(record["id"])].labels["needs"] == "unit_conversion+more_than_two_states+distractor"
 
 
 def _draw(construct, seed: int = 0) -> ode.OdeProblem:

@@ -34,7 +34,7 @@ from benchmark.suites.mamo.generation.sizes import construct_table
 from benchmark.suites.mamo.generation.text import agree, answer_string, precision_sentence
 
 DATASET = "optbench-mamo"
-VERSION = "2.0.1"
+VERSION = "2.1.0"
 BASE_SEED = 20240503
 #: Cases per type: at least 200 ODE and 300 optimization cases, in roughly the paper's proportions.
 COUNTS: dict[str, int] = {
@@ -121,6 +121,7 @@ def ode_case(kind: str, index: int, base_seed: int = BASE_SEED) -> dict[str, Any
             "reference": program,
             "unit": consistency.asked_unit(question),
             "needs": list(problem.needs),
+            "distractors": list(problem.distractors),
         }
         return _consistent(record, kind, index)
     raise GenerationError(

@@ -156,11 +156,15 @@ def _known(value: float, used: list[float]) -> bool:
 def check_numbers(record: dict[str, Any]) -> list[str]:
     """Every number in the text is used by the reference or its parameters, or declared a distractor."""
     used = [abs(v) for v in _numbers_in([record.get("reference", ""), record.get("parameters", {})])]
-    used += [abs(float(v)) for v in record.get("distractors", [])]
     if record.get("Category") == "optimization":
         used.append(1.0)  # the .lp format leaves a coefficient of 1 unwritten
-    unused = sorted({v for v in text_numbers(record["Question"]) if not _known(v, used)})
-    return [f"number {v:g} in the text is neither used by the reference nor a distractor" for v in unused]
+    distractors = [abs(float(v)) for v in record.get("distractors", [])]
+    stated = text_numbers(record["Question"])
+    found = [f"distractor {v:g} is also a number the reference uses" for v in distractors if _known(v, used)]
+    found += [f"distractor {v:g} does not appear in the text" for v in distractors if not _known(v, stated)]
+    unused = sorted({v for v in stated if not _known(v, used + distractors)})
+    found += [f"number {v:g} in the text is neither used by the reference nor a distractor" for v in unused]
+    return found
 
 
 def check_rounding(record: dict[str, Any]) -> list[str]:

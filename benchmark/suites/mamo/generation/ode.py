@@ -35,6 +35,7 @@ NEEDS = (
     "piecewise_input",  # an input that switches at a stated time (a valve closed, a force removed)
     "event_time",  # the answer is the time a state reaches a level, not a state at a time
     "more_than_two_states",  # a system of three or more coupled quantities
+    "distractor",  # a stated number the model does not use (declared in ``distractors``)
 )
 
 
@@ -61,6 +62,7 @@ class OdeProblem:
     event: float | None = None
     scale: float = 1.0
     needs: tuple[str, ...] = ()
+    distractors: tuple[float, ...] = ()
 
     def __post_init__(self) -> None:
         if self.event is not None and self.breakpoints:
@@ -1039,8 +1041,12 @@ def spring_from_stretch(rng: random.Random) -> OdeProblem:
         float(rng.choice((0, 0, 1, 2, -1, -2))),
         _u(rng, 0.3, 3, 2),
     )
+    rest_in = float(rng.randint(8, 30))
+    if rest_in in (weight, stretch_in, pulled_in, abs(speed), t, damping):
+        raise Rejected("the distractor coincides with a datum")
     question = (
-        f"A weight of {num(weight)} pounds stretches a spring {num(stretch_in)} inches. The weight is "
+        f"A spring {num(rest_in)} inches long hangs from a beam. "
+        f"A weight of {num(weight)} pounds stretches the spring {num(stretch_in)} inches. The weight is "
         f"pulled {num(pulled_in)} inches below its equilibrium position and released with a velocity of "
         f"{num(speed)} ft/s (positive is downward). The surrounding medium resists the motion with a force "
         f"of {num(damping)} pounds per ft/s of velocity; take g = 32 ft/s^2. Where is the weight relative to "
@@ -1060,7 +1066,8 @@ def spring_from_stretch(rng: random.Random) -> OdeProblem:
         exact,
         parameters,
         scale=12.0,
-        needs=("inferred_parameter", "unit_conversion"),
+        distractors=(rest_in,),
+        needs=("inferred_parameter", "unit_conversion", "distractor"),
     )
 
 
@@ -1359,13 +1366,15 @@ def three_tanks(rng: random.Random) -> OdeProblem:
         [0.0, loop / v[1], -loop / v[2]],
     ]
     ask = rng.randrange(3)
+    depth = _u(rng, 1.2, 2.5, 2)
     question = (
         f"Three rinse tanks in a plating shop hold {num(cubic[0])}, {num(cubic[1])} and {num(cubic[2])} "
         f"cubic metres of water with {num(salt[0])}, {num(salt[1])} and {num(salt[2])} kg of a metal salt "
         f"dissolved. Clean water enters tank 1 at {num(fresh)} litres per minute. Water is pumped from "
         f"tank 1 to tank 2 and from tank 2 to tank 3, each at {num(loop)} litres per minute; from tank 3, "
         f"{num(back)} litres per minute return to tank 1 and {num(fresh)} litres per minute go to the drain. "
-        "Every tank is well stirred and keeps its volume. How many kg of salt are in tank "
+        f"Every tank is {num(depth)} m deep, well stirred, and keeps its volume. How many kg of salt are "
+        "in tank "
         f"{ask + 1} after {num(hours)} hours, in kg?"
     )
     t = 60 * hours
@@ -1388,7 +1397,8 @@ def three_tanks(rng: random.Random) -> OdeProblem:
         ask,
         exact,
         parameters,
-        needs=("unit_conversion", "more_than_two_states"),
+        needs=("unit_conversion", "more_than_two_states", "distractor"),
+        distractors=(depth,),
     )
 
 
