@@ -50,7 +50,7 @@ def test_root_without_manifest_is_walked(tmp_path: Path) -> None:
 
 def _damage_missing_file(directory: Path) -> str:
     (directory / "ground_truth/math_model.md").unlink()
-    return "ground_truth/math_model.md: needed file(s) missing"
+    return "ground_truth/math_model.md: file is missing"
 
 
 def _damage_bad_json(directory: Path) -> str:
@@ -69,7 +69,7 @@ def _damage_missing_visual(directory: Path) -> str:
     meta["checksums"] = {k: v for k, v in meta["checksums"].items() if not k.startswith("visuals/")}
     (directory / "meta.json").write_text(json.dumps(meta))
     shutil.rmtree(directory / "visuals")
-    return "visuals/visual_0.png: needed file(s) missing"
+    return "visuals/visual_0.png: file is missing"
 
 
 def _damage_no_objective(directory: Path) -> str:
@@ -109,7 +109,7 @@ def test_every_missing_needed_file_is_listed_at_once(tmp_path: Path) -> None:
     with pytest.raises(DatasetError) as caught:
         load_package(ref, SETTING_FILES["stage1"])
     problem = caught.value.problem
-    assert problem.startswith("needed file(s) missing: ")
+    assert problem.startswith("3 needed files are missing: ")
     listed = problem.split(": ", 1)[1].split(", ")
     # solver_ref.py is not needed to show or score a Stage-1 case, so it is not listed
     assert listed == ["task_input.txt", "visuals/visual_0.png", "ground_truth/solution_ref.json"]

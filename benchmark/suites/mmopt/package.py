@@ -199,7 +199,9 @@ def load_package(ref: InstanceRef, needs: Sequence[str] = (*REQUIRED_FILES, VISU
     needs = tuple(dict.fromkeys((*needs, *SCORING_FILES)))
     missing = _missing(directory, needs)
     if missing:
-        raise DatasetError(directory, f"needed file(s) missing: {', '.join(missing)}")
+        if len(missing) == 1:
+            raise DatasetError(directory / missing[0], "file is missing")
+        raise DatasetError(directory, f"{len(missing)} needed files are missing: {', '.join(missing)}")
     meta = _read_json(directory / "meta.json") if (directory / "meta.json").is_file() else {}
     instance_data = _read_json(directory / "ground_truth/instance_data.json")
     solution_ref = _read_json(directory / "ground_truth/solution_ref.json")

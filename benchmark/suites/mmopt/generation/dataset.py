@@ -23,7 +23,7 @@ from benchmark.suites.mmopt.subcategories import all_subcategories, get_subcateg
 from benchmark.suites.mmopt.subcategories.base import DIFFICULTIES, DIFFICULTY_LETTER
 
 DATASET_NAME = "optbench-mmopt"
-DATASET_VERSION = "0.1.0"
+DATASET_VERSION = "0.2.0"
 MANIFEST = "manifest.json"
 GENERATION_REPORT = "generation_report.json"
 _PNG_PREFIX = "png: "
@@ -116,8 +116,12 @@ def _generators(names: Sequence[str] | None) -> list[InstanceGenerator]:
     return generators
 
 
-def instance_id(prefix: str, difficulty: str, index: int) -> str:
-    return f"{prefix}_{DIFFICULTY_LETTER[difficulty]}_{index:03d}"
+def instance_id(generator: InstanceGenerator, difficulty: str, index: int) -> str:
+    """``<prefix>_<d>_<NNN>``, or the official release's spelling for that difficulty where it
+    differs (a subcategory's ``official_id_separators``: facility location's hard ids are
+    ``fl_h__001``)."""
+    separator = getattr(generator, "official_id_separators", {}).get(difficulty, "_")
+    return f"{generator.id_prefix}_{DIFFICULTY_LETTER[difficulty]}{separator}{index:03d}"
 
 
 def generate_dataset(
@@ -146,7 +150,7 @@ def generate_dataset(
         for difficulty in DIFFICULTIES:
             tally = report.by_difficulty.setdefault(difficulty, DifficultyTally())
             for index in range(1, per_difficulty + 1):
-                name = instance_id(generator.id_prefix, difficulty, index)
+                name = instance_id(generator, difficulty, index)
                 built = build_instance(
                     generator, difficulty, name, instance_seed(generator.name, difficulty, index)
                 )

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
 
@@ -36,6 +36,8 @@ class ModularSubcategory:
     templates: ModuleType
     renderer: ModuleType
     validator: ModuleType
+    #: difficulty → the separator before the number where the official release's ids differ
+    official_id_separators: Mapping[str, str] = field(default_factory=dict)
 
     def sample_structure(self, rng: random.Random, difficulty: str) -> Any:
         return self.generator.sample_structure(rng, difficulty)

@@ -14,11 +14,12 @@ SUBCATEGORY = ModularSubcategory(
     family="location_covering_assignment",
     name="facility_location",
     id_prefix="fl",
-    version="facility_location/1.0.0",
+    version="facility_location/1.1.0",
     generator=generator,
     templates=templates,
     renderer=renderer,
     validator=validator,
+    official_id_separators={"hard": "__"},  # the official release's hard ids are fl_h__001 …
 )
 
 __all__ = ["SUBCATEGORY"]
