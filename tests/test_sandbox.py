@@ -24,6 +24,7 @@ from pathlib import Path
 import pytest
 
 from benchmark.sandbox import (
+    OPTION_CHOICES,
     BwrapSandbox,
     ExecutionResult,
     Limits,
@@ -33,6 +34,7 @@ from benchmark.sandbox import (
     SandboxKind,
     SandboxUnavailableError,
     create_sandbox,
+    kind_for_option,
 )
 from benchmark.sandbox.environment import StackFileError, solver_stack
 from benchmark.sandbox.executor import clean_env
@@ -830,8 +832,17 @@ def test_unusable_bwrap_falls_back_or_raises_when_forced(
 def test_missing_bwrap_falls_back(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("PATH", str(tmp_path))
     assert create_sandbox([REPO_ROOT]).kind is SandboxKind.SUBPROCESS
-    with pytest.raises(SandboxUnavailableError, match="not found"):
-        create_sandbox([REPO_ROOT], prefer=SandboxKind.BWRAP)
+    for kind in (SandboxKind.BWRAP, SandboxKind.POOL):
+        with pytest.raises(SandboxUnavailableError, match="not found"):
+            create_sandbox([REPO_ROOT], prefer=kind)
+
+
+def test_sandbox_option_values_map_to_kinds() -> None:
+    assert kind_for_option("auto") is None
+    assert kind_for_option("warm") is SandboxKind.POOL
+    assert kind_for_option("cold") is kind_for_option("bwrap") is SandboxKind.BWRAP
+    assert kind_for_option("subprocess") is SandboxKind.SUBPROCESS
+    assert set(OPTION_CHOICES) == {"auto", "warm", "cold", "bwrap", "subprocess"}
 
 
 # ------------------------------------------------------------------------------------------ limits
