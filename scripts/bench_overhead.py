@@ -12,7 +12,7 @@ For MM-OptBench (every shipped subcategory) and Mamo, in one run on the same mac
 Each oracle configuration runs ``--repeat`` times and the median is reported. The machine should be
 idle: other load inflates every figure, the plain run most.
 
-    .venv/bin/python scripts/bench_overhead.py [--repeat 1] [--suite mmopt] [--subcategory NAME]
+    .venv/bin/python scripts/bench_overhead.py [--repeat 1] [--suite mmopt] [--only mmopt:maximum_flow]
 """
 
 from __future__ import annotations
@@ -54,10 +54,12 @@ def plain_mmopt(subcategories: list[str]) -> list[float]:
     return times
 
 
-def plain_mamo() -> list[float]:
+def plain_mamo(subcategories: list[str]) -> list[float]:
     times = []
     lp_script = solver_script("highs")
     for ref in discover_mamo(REPO / "fixtures" / "mamo"):
+        if subcategories and ref.labels["subcategory"] not in subcategories:
+            continue
         case = load_case(ref)
         if case.reference is None:
             continue
@@ -77,7 +79,7 @@ def oracle_run(suite: str, workers: int, sandbox: str, subcategories: list[str])
         command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--model=oracle",
                    f"--suite={suite}", f"--sandbox={sandbox}", "-n", str(workers),
                    f"--report-dir={run_dir}"]  # fmt: skip
-        if subcategories and suite == "mmopt":
+        if subcategories:
             command += ["-m", " or ".join(subcategories)]
         start = time.perf_counter()
         done = subprocess.run(command, cwd=REPO, capture_output=True, text=True)
@@ -89,7 +91,8 @@ def oracle_run(suite: str, workers: int, sandbox: str, subcategories: list[str])
 
 
 def measure(suite: str, repeat: int, subcategories: list[str]) -> dict[str, object]:
-    plain = plain_mmopt(subcategories) if suite == "mmopt" else plain_mamo()
+    plain = plain_mmopt(subcategories) if suite == "mmopt" else plain_mamo(subcategories)
+    print(f"{suite}: {len(plain)} references, plain {sum(plain):.1f} s", file=sys.stderr, flush=True)
     configs = {"warm -n 1": ("warm", 1), "warm -n 2": ("warm", 2), "cold -n 1": ("cold", 1)}
     walls: dict[str, list[float]] = {name: [] for name in configs}
     cases = 0
@@ -97,6 +100,7 @@ def measure(suite: str, repeat: int, subcategories: list[str]) -> dict[str, obje
         for name, (sandbox, workers) in configs.items():
             elapsed, cases = oracle_run(suite, workers, sandbox, subcategories)
             walls[name].append(elapsed)
+            print(f"{suite}: oracle {name}: {elapsed:.1f} s, {cases} cases", file=sys.stderr, flush=True)
     oracle = {name: round(statistics.median(v), 2) for name, v in walls.items()}
     total = sum(plain)
     return {
@@ -118,11 +122,15 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=1)
     parser.add_argument("--suite", action="append", choices=("mmopt", "mamo"), default=[])
     parser.add_argument(
-        "--subcategory", action="append", default=[], help="mmopt: only this one (repeatable)"
+        "--only", action="append", default=[], metavar="SUITE:SUBCATEGORY", help="a subset (repeatable)"
     )
     args = parser.parse_args()
     suites = args.suite or ["mmopt", "mamo"]
-    result: dict[str, object] = {suite: measure(suite, args.repeat, args.subcategory) for suite in suites}
+    only: dict[str, list[str]] = {}
+    for item in args.only:
+        suite, _, name = item.partition(":")
+        only.setdefault(suite, []).append(name)
+    result: dict[str, object] = {suite: measure(suite, args.repeat, only.get(suite, [])) for suite in suites}
     result["repeat"] = args.repeat
     result["python"] = PYTHON
     print(json.dumps(result, indent=2))
