@@ -27,13 +27,14 @@ from benchmark.suites.mmopt.package import discover, load_package
 from benchmark.suites.mmopt.planting import plant, write_plan
 from benchmark.suites.mmopt.subcategories import get_subcategory
 from benchmark.suites.mmopt.subcategories.base import DIFFICULTIES
+from benchmark.suites.mmopt.subcategories.rcpsp.generator import critical_path
 from tests.conftest import run_bench
 
 REPO = Path(__file__).resolve().parents[1]
 ROOT = REPO / "fixtures" / "mmopt"
 OFFICIAL = REPO / "tests" / "data" / "official_mmopt"
 FAMILY = "scheduling_sequencing"
-PREFIXES = {"job_shop_scheduling": "jss", "parallel_machine_scheduling": "pms"}
+PREFIXES = {"job_shop_scheduling": "jss", "parallel_machine_scheduling": "pms", "rcpsp": "rcpsp"}
 SUBCATEGORIES = tuple(PREFIXES)
 
 
@@ -313,6 +314,61 @@ def test_parallel_machine_regimes():
 
 
 # ------------------------------------------------------------------------------------------------
+# RCPSP: validator, regimes and the two-panel visual
+
+
+def test_rcpsp_validator_accepts_the_reference_and_rejects_precedence_and_resource_faults():
+    instance, solution = _instance("rcpsp", "hard", 1)
+    check = _generator("rcpsp").check_solution
+    verdict = check(instance, solution)
+    assert verdict.feasible, verdict.problems
+    assert verdict.objective == solution["objective_value"]
+    as_records = [{"activity": a, "start": t} for a, t in solution["activity_start_times"].items()]
+    assert check(instance, {"schedule": as_records}).objective == solution["makespan"]
+
+    starts = solution["activity_start_times"]
+    u, v = next(
+        (u, v) for u, v in instance["precedence_arcs"] if u in starts and v in starts and u != "Start"
+    )
+    early = {**starts, v: starts[u]}
+    assert any(
+        f"before its predecessor {u}" in p for p in check(instance, {"activity_start_times": early}).problems
+    )
+    everything_at_once = dict.fromkeys(instance["sets"]["real_activities"], 0)
+    crowded = check(instance, {"activity_start_times": everything_at_once})
+    assert any(p.startswith("resource ") and "capacity" in p for p in crowded.problems)
+    missing = {a: t for a, t in starts.items() if a != instance["sets"]["real_activities"][0]}
+    assert not check(instance, {"activity_start_times": missing}).feasible
+    lying = {**solution, "objective_value": solution["objective_value"] - 1}
+    assert any("reported objective_value" in p for p in check(instance, lying).problems)
+
+
+def test_rcpsp_resources_bind_and_hard_has_a_binding_bottleneck():
+    for difficulty in DIFFICULTIES:
+        for index in range(1, 11):
+            instance, solution = _instance("rcpsp", difficulty, index)
+            assert solution["objective_value"] > critical_path(instance)
+            if difficulty == "hard":
+                assert instance["sets"]["resources"][0] in solution["binding_resources"]
+
+
+def test_a_missing_rcpsp_panel_is_named(tmp_path):
+    rel = f"{FAMILY}/rcpsp/medium/rcpsp_m_001"
+    if not (ROOT / rel).is_dir():
+        pytest.skip("rcpsp fixtures not generated")
+    shutil.copytree(ROOT / rel, tmp_path / rel)
+    write_manifest(tmp_path)
+    package = tmp_path / rel
+    (package / "visuals/visual_1.png").unlink()
+    meta = _load(package, "meta.json")
+    meta["visuals"] = meta["visuals"][:1]
+    meta["checksums"].pop("visuals/visual_1.png")
+    (package / "meta.json").write_text(dumps_canonical(meta), encoding="utf-8")
+    checks = _checks(validate(tmp_path, processes=1), rel)
+    assert any("renders 2 visual(s), the package ships 1" in m for m in checks["visual_png"]), checks
+
+
+# ------------------------------------------------------------------------------------------------
 # official release packages (tests/data/official_mmopt): our validator and solvers on their schema
 
 
@@ -417,7 +473,7 @@ def test_damaged_job_shop_packages_are_named_with_their_check(tmp_path):
 
 PLANTED_MIX: tuple[tuple[str, str, str], ...] = tuple(
     (name, f"{PREFIXES[name]}_{instance}", cause)
-    for name in SUBCATEGORIES
+    for name in ("job_shop_scheduling", "parallel_machine_scheduling")  # the folders with planting hooks
     for instance, cause in (("e_002", "misread_value"), ("m_001", "drop_constraint"), ("h_003", "heuristic"))
 )
 
