@@ -34,6 +34,7 @@ import dataclasses
 import fcntl
 import hashlib
 import json
+import logging
 import os
 import tempfile
 import time
@@ -47,6 +48,8 @@ from benchmark.messages import ImagePart, ToolCall
 __all__ = ["CACHE_FORMAT", "CACHE_MODES", "CachedAdapter", "cache_key"]
 
 CACHE_MODES: tuple[str, ...] = ("readwrite", "read", "write", "off")
+
+_log = logging.getLogger("optbench.cache")
 
 CACHE_FORMAT = 1
 """Bumped when the key recipe or the entry layout changes, so old entries simply stop matching."""
@@ -155,7 +158,11 @@ class CachedAdapter:
         path = self.cache_dir / key[:2] / f"{key}.json"
         cached = self._entry(path, key, request)
         if cached is not None:
+            _log.debug(
+                "cache %s for %s (%s)", "hit" if cached.cache_hit else "own entry", request.case_key, key[:12]
+            )
             return cached
+        _log.debug("cache miss for %s (%s, mode %s)", request.case_key, key[:12], self.mode)
         if self.mode == "read" and not self.offline:
             return self.inner.complete(request)  # nothing is stored in read mode
         if self.offline:

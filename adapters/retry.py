@@ -18,6 +18,7 @@ This module knows nothing about HTTP clients: the adapter classifies its own exc
 from __future__ import annotations
 
 import email.utils
+import logging
 import random
 import time
 from collections.abc import Callable, Mapping
@@ -40,6 +41,8 @@ RETRYABLE_STATUSES = frozenset({408, 409, 425, 429})
 requests; every 5xx is retryable as well (:func:`is_retryable_status`)."""
 
 T = TypeVar("T")
+
+_log = logging.getLogger("optbench.retry")
 
 
 def is_retryable_status(status: int) -> bool:
@@ -141,5 +144,7 @@ def call_with_retries(
                         f"gave up after {attempts} attempts in {elapsed:.1f}s: the next wait ({wait:.1f}s) "
                         f"would pass the {policy.max_total_s:g}s retry budget"
                     )
+                _log.warning("%s: %s: %s", where, fault.description, why)
                 raise AdapterError(f"{where}: {fault.description} ({why})", status=fault.status) from exc
+            _log.info("%s: %s; retry %d in %.1fs", where, fault.description, attempts, wait)
             sleep(wait)

@@ -18,6 +18,7 @@ It keeps the inner adapter's ``describe()`` unchanged: the cache key is built fr
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 
@@ -25,6 +26,8 @@ from adapters.base import AdapterError, Completion, CompletionRequest, ModelAdap
 from benchmark.ledger import RequestLedger
 
 __all__ = ["GatedAdapter"]
+
+_log = logging.getLogger("optbench.limiter")
 
 
 class GatedAdapter:
@@ -71,6 +74,9 @@ class GatedAdapter:
             return
         spent = self.ledger.spend().cost_usd
         if spent >= self.max_cost_usd:
+            _log.warning(
+                "budget exhausted (%.4f of %g USD): %s not sent", spent, self.max_cost_usd, request.case_key
+            )
             raise AdapterError(
                 f"budget exhausted: this session spent ${spent:.4f} of --max-cost ${self.max_cost_usd:g}, "
                 f"so case {request.case_key} was not sent",

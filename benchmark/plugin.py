@@ -95,6 +95,8 @@ class BenchState:
     run: RunPaths | None = None
     summary: dict[str, Any] | None = None
     gate_lines: tuple[str, ...] = ()
+    problem_lines: tuple[str, ...] = ()
+    """One line per failed or unscored case of this session, for the terminal."""
     dataset_problem: str | None = None
     described: tuple[dict[str, object], dict[str, object]] | None = None  # (model, sandbox) for the manifest
     started: str = field(default_factory=now_iso)
@@ -266,6 +268,12 @@ def pytest_configure(config: pytest.Config) -> None:
                 config.option.xmlpath = str(state.run.junit)
             if options.record is not None:
                 ReplayRecorder(options.record).start(keep=options.resume)
+    if state.run is not None and getattr(config.option, "tbstyle", None) == "auto":
+        # a benchmark failure is one line (the record and JUnit hold the detail), not a traceback:
+        # the optbench summary lists each failed or unscored case once, with its category
+        config.option.tbstyle = "no"
+        chars = str(getattr(config.option, "reportchars", "")).replace("a", "sxX").replace("A", "sxXpP")
+        config.option.reportchars = chars.replace("f", "").replace("E", "").replace("s", "")
     config.stash[STATE] = state
     if config.pluginmanager.hasplugin("xdist"):
         config.pluginmanager.register(_XdistHooks(config), "optbench-xdist")
@@ -774,6 +782,30 @@ def summarize_run(
     return summary
 
 
+#: Failed or unscored cases listed one line each at the end of a run; the rest are in the records.
+PROBLEM_LINES_SHOWN = 40
+
+
+def _problem_lines(state: BenchState) -> tuple[str, ...]:
+    """``FAILED|ERROR|SKIPPED <case>: [category] detail``, one line per case of the selection."""
+    assert state.run is not None
+    latest = latest_by_case(read_records(state.run.results))
+    keys = state.selected if state.selected is not None else sorted(latest)
+    word = {"failed": "FAILED", "error": "ERROR", "skipped": "SKIPPED"}
+    lines = []
+    for key in keys:
+        record = latest.get(key)
+        if record is None:
+            lines.append(f"ERROR {key}: [not recorded] the session ended before this case had a record")
+        elif record["outcome"] in word:
+            detail = " ".join(str(record.get("detail") or "").split())
+            lines.append(f"{word[record['outcome']]} {key}: [{record.get('category')}] {detail}"[:400])
+    if len(lines) > PROBLEM_LINES_SHOWN:
+        more = len(lines) - PROBLEM_LINES_SHOWN
+        lines = [*lines[:PROBLEM_LINES_SHOWN], f"… and {more} more (each in {state.run.results})"]
+    return tuple(lines)
+
+
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     config = session.config
     state = config.stash[STATE]
@@ -816,6 +848,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         recording = ReplayRecorder(options.record).finalize()
         summary["run"]["recording"] = {"file": str(options.record), **dataclasses.asdict(recording)}
     state.summary = summary
+    state.problem_lines = _problem_lines(state)
     exit_code = int(session.exitstatus)
     _write_manifest(config, state, finished=now_iso(), exitstatus=exit_code, accounting=summary["accounting"])
 
@@ -825,14 +858,23 @@ def _sandbox_label(sandbox: dict[str, Any]) -> str | None:
     return f"{sandbox.get('kind')} ({warning})" if warning else sandbox.get("kind")
 
 
-def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> Any:
+    """The optbench summary is the last block: as the outermost wrapper it prints after pytest's own
+    sections, the short test summary included."""
+    result = yield
     state = config.stash[STATE]
     if state.summary is None or state.run is None:
-        return
+        return result
     terminalreporter.section("optbench summary")
+    for line in state.problem_lines:
+        terminalreporter.write_line(line)
+    if state.problem_lines:
+        terminalreporter.write_line("")
     for line in to_text(state.summary):
         terminalreporter.write_line(line)
     for line in state.gate_lines:
         terminalreporter.write_line(f"gate: {line}")
     terminalreporter.write_line(f"reports: {state.run.root}")
+    return result
     _warn_if_not_isolated(config, read_manifest(state.run).get("sandbox", {}))

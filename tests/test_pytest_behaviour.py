@@ -3,6 +3,7 @@ be switched off, option values work after a space or an ``=``, and the README's 
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shlex
@@ -99,3 +100,35 @@ def test_a_run_without_the_junitxml_plugin_still_reports(outside_dataset: Path, 
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     assert "INTERNALERROR" not in done.stdout + done.stderr
     assert (run_dir / "summary.json").exists() and not (run_dir / "junit.xml").exists()
+
+
+@pytest.mark.slow
+def test_a_failing_run_reports_one_line_per_failure_and_ends_with_the_optbench_summary(
+    tmp_path: Path,
+) -> None:
+    key = "mmopt/network_optimization/maximum_flow/easy/{}/stage1/s0"
+    wrong = "PYTHON_CODE\ndef solve():\n    return {'status': 'optimal', 'objective_value': 0, 'flows': {}}\n"
+    replay = tmp_path / "replay.jsonl"
+    replay.write_text(
+        "".join(
+            json.dumps({"case": key.format(n), "response": wrong}) + "\n" for n in ("mf_e_001", "mf_e_002")
+        )
+    )
+    done = _pytest(
+        f"--model=replay:{replay}",
+        "-k",
+        "mf_e_001 or mf_e_002 or mf_e_003",
+        f"--report-dir={tmp_path / 'run'}",
+    )
+    out = done.stdout
+    assert done.returncode == 1, out[-3000:]
+    assert "= FAILURES =" not in out and "Traceback" not in out
+    tail = out[out.index("optbench summary") :].splitlines()
+    assert [line.split(":")[0] for line in tail[1:4]] == [
+        "FAILED mmopt/network_optimization/maximum_flow/easy/mf_e_001/stage1/s0",
+        "FAILED mmopt/network_optimization/maximum_flow/easy/mf_e_002/stage1/s0",
+        "ERROR mmopt/network_optimization/maximum_flow/easy/mf_e_003/stage1/s0",  # no recorded response
+    ]
+    assert "[wrong_objective] objective 0 differs" in tail[1] and "[api_error]" in tail[3]
+    assert not any(line.startswith(("FAILED cases/", "ERROR cases/")) for line in out.splitlines())
+    assert tail[5].startswith("selected 3, recorded 3") and tail[-2].startswith("reports: ")
