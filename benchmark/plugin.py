@@ -54,6 +54,7 @@ from benchmark.run import (
 )
 from benchmark.sandbox import Limits, Sandbox, create_sandbox, isolation_warning, kind_for_option
 from benchmark.schedules import sample_specs
+from benchmark.status import StatusLine
 from benchmark.suites.base import (
     CaseContext,
     Suite,
@@ -106,6 +107,7 @@ class BenchState:
     allowance: Allowance = field(default_factory=Allowance)
     selected: list[str] | None = None
     """Case keys of the selected benchmark items (known to the controller after collection)."""
+    status: StatusLine | None = None
 
 
 STATE = pytest.StashKey[BenchState]()
@@ -275,6 +277,13 @@ def pytest_configure(config: pytest.Config) -> None:
         chars = str(getattr(config.option, "reportchars", "")).replace("a", "sxX").replace("A", "sxXpP")
         config.option.reportchars = chars.replace("f", "").replace("E", "").replace("s", "")
     config.stash[STATE] = state
+    if state.run is not None and not _is_worker(config):
+        interval = os.environ.get("OPTBENCH_STATUS_INTERVAL_S")
+        status = StatusLine(config, RequestLedger(state.run.root / LEDGER_FILE, state.session))
+        if interval:
+            status.tty_interval_s = status.plain_interval_s = float(interval)
+        state.status = status
+        config.pluginmanager.register(status, "optbench-status")
     if config.pluginmanager.hasplugin("xdist"):
         config.pluginmanager.register(_XdistHooks(config), "optbench-xdist")
 
@@ -344,6 +353,8 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     options = state.options
     if not _is_worker(config):
         state.selected = _selected_keys(state, [item.nodeid for item in session.items])
+        if state.status is not None:
+            state.status.selected = len(state.selected)
     if options.model is None or options.offline or state.run is None:
         return
     side = model_side(config)
@@ -399,6 +410,8 @@ class _XdistHooks:
         state = self.config.stash[STATE]
         if state.selected is None:
             state.selected = _selected_keys(state, list(ids))
+            if state.status is not None:
+                state.status.selected = len(state.selected)
 
     def pytest_handlecrashitem(self, crashitem: str, report: pytest.TestReport, sched: Any) -> None:
         """A worker died under a case (``kill -9``, the OOM killer): the controller writes the case's

@@ -19,8 +19,10 @@ from tests.conftest import FIXTURES, REPO
 EASY_MF = Path("network_optimization/maximum_flow/easy")
 
 
-def _pytest(*args: str, cwd: Path = REPO, timeout: float = 300) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if k != "PYTEST_XDIST_WORKER"}
+def _pytest(
+    *args: str, cwd: Path = REPO, timeout: float = 300, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    env = {**{k: v for k, v in os.environ.items() if k != "PYTEST_XDIST_WORKER"}, **(env or {})}
     return subprocess.run(
         [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *args],
         cwd=cwd, capture_output=True, text=True, timeout=timeout, env=env,
@@ -119,6 +121,7 @@ def test_a_failing_run_reports_one_line_per_failure_and_ends_with_the_optbench_s
         "-k",
         "mf_e_001 or mf_e_002 or mf_e_003",
         f"--report-dir={tmp_path / 'run'}",
+        env={"OPTBENCH_STATUS_INTERVAL_S": "0"},  # a status line after every case
     )
     out = done.stdout
     assert done.returncode == 1, out[-3000:]
@@ -131,4 +134,6 @@ def test_a_failing_run_reports_one_line_per_failure_and_ends_with_the_optbench_s
     ]
     assert "[wrong_objective] objective 0 differs" in tail[1] and "[api_error]" in tail[3]
     assert not any(line.startswith(("FAILED cases/", "ERROR cases/")) for line in out.splitlines())
+    status = [line for line in out.splitlines() if line.startswith("optbench: ") and " done, " in line]
+    assert status[-1].startswith("optbench: 3/3 done, pass 0.0% of 2 scored, 0 in flight")
     assert tail[5].startswith("selected 3, recorded 3") and tail[-2].startswith("reports: ")

@@ -1,0 +1,72 @@
+"""The status line of a benchmark run: done/selected, the pass rate so far, cases in flight, failed
+requests and spend, printed by the controller while cases finish.
+
+pytest's own progress (dots, ``[gwN]`` lines) says nothing about scores or money; this line does.
+On a terminal it is printed at most every ``tty_interval_s`` seconds, under CI (no terminal) every
+``plain_interval_s`` seconds, so a long run's log stays readable either way.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+
+from benchmark.ledger import RequestLedger
+
+
+@dataclass
+class StatusLine:
+    """A plugin object of the controller; ``selected`` is set once collection is known."""
+
+    config: pytest.Config
+    ledger: RequestLedger
+    selected: int | None = None
+    tty_interval_s: float = 5.0
+    plain_interval_s: float = 60.0
+    done: int = 0
+    passed: int = 0
+    scored: int = 0
+    started: set[str] = field(default_factory=set)
+    _last: float = field(default_factory=time.monotonic)
+
+    def pytest_runtest_logstart(self, nodeid: str) -> None:
+        if "::test_case[" in nodeid:
+            self.started.add(nodeid)
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        if "::test_case[" not in report.nodeid:
+            return
+        crashed = report.when not in ("setup", "call", "teardown")  # xdist's report for a dead worker
+        finished = report.when == "call" or crashed or (report.when == "setup" and not report.passed)
+        if not finished:
+            return
+        self.started.discard(report.nodeid)
+        self.done += 1
+        if report.when == "call":
+            self.scored += 1
+            self.passed += int(report.passed)
+        self._maybe_print()
+
+    def line(self) -> str:
+        total = "?" if self.selected is None else str(self.selected)
+        rate = f"{100 * self.passed / self.scored:.1f}%" if self.scored else "n/a"
+        spend = self.ledger.spend()
+        return (
+            f"optbench: {self.done}/{total} done, pass {rate} of {self.scored} scored, "
+            f"{len(self.started)} in flight, {spend.requests} requests ({spend.failed} failed), "
+            f"${spend.cost_usd:.4f} spent"
+        )
+
+    def _maybe_print(self) -> None:
+        reporter: Any = self.config.pluginmanager.getplugin("terminalreporter")
+        if reporter is None:
+            return
+        tty = bool(getattr(reporter, "isatty", False))
+        now = time.monotonic()
+        if now - self._last < (self.tty_interval_s if tty else self.plain_interval_s):
+            return
+        self._last = now
+        reporter.write(f"\n{self.line()}\n")  # on a line of its own, between pytest's progress marks
