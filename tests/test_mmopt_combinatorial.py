@@ -37,7 +37,7 @@ from benchmark.suites.mmopt.subcategories.graph_coloring.generator import (
 
 FAMILY = "combinatorial_logical"
 ROOT = Path(__file__).resolve().parents[1] / "fixtures" / "mmopt"
-SUBCATEGORIES = {"graph_coloring": "gc"}
+SUBCATEGORIES = {"graph_coloring": "gc", "multi_dim_knapsack": "mdkp"}
 GC = "graph_coloring"
 
 
@@ -218,8 +218,8 @@ def test_ten_packages_per_difficulty_with_official_ids_and_every_task_kind():
     assert any("clique_below_chromatic" in _load(p)[2]["regime_tags"] for p in packages)
 
 
-@pytest.mark.parametrize("package", _packages(), ids=lambda p: p.name)
-def test_package_answer_is_certified_by_two_solvers(package):
+@pytest.mark.parametrize("package", _packages(GC), ids=lambda p: p.name)
+def test_colouring_answer_is_certified_by_two_solvers(package):
     instance, solution, meta = _load(package)
     generator = _generator(meta["subcategory"])
     reference = ReferenceSolution(solution=solution, method="shipped")
@@ -236,6 +236,96 @@ def test_package_answer_is_certified_by_two_solvers(package):
     assert load_package(next(r for r in discover(ROOT) if r.location == package)).expected_objective == (
         solution.get("objective_value")
     )
+
+
+# ------------------------------------------------------------------------------------------------
+# multi-dimensional knapsack
+
+MDKP = "multi_dim_knapsack"
+
+
+def _first(name: str, difficulty: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    packages = [p for p in _packages(name) if p.parent.name == difficulty]
+    if not packages:
+        pytest.skip(f"{name} fixtures not generated")
+    instance, solution, _ = _load(packages[0])
+    return instance, solution
+
+
+def _knapsack_brute_force(instance: dict[str, Any]) -> int:
+    best = 0
+    n = len(instance["values"])
+    for mask in range(1 << n):
+        chosen = [i for i in range(n) if mask >> i & 1]
+        if all(
+            sum(instance["weights"][i][r] for i in chosen) <= c for r, c in enumerate(instance["capacities"])
+        ):
+            best = max(best, sum(instance["values"][i] for i in chosen))
+    return best
+
+
+def test_mdkp_easy_optimum_matches_exhaustive_search():
+    instance, solution = _first(MDKP, "easy")
+    assert _knapsack_brute_force(instance) == solution["objective_value"]
+
+
+def test_mdkp_selection_forms_capacity_and_value_faults():
+    generator = _generator(MDKP)
+    instance, solution = _first(MDKP, "hard")
+    chosen = solution["selected_items"]
+    for form in (
+        {"selected_items": [str(i) for i in chosen]},
+        {"decision_variables": solution["decision_variables"]},
+        {"items": {f"item {i}": 1 for i in chosen}},
+    ):
+        check = generator.check_solution(instance, form)
+        assert check.feasible and check.objective == solution["objective_value"], (form, check.problems)
+    everything = {"selected_items": instance["sets"]["items"]}
+    problems = generator.check_solution(instance, everything).problems
+    assert any(p.startswith("resource R1: use") and "exceeds capacity" in p for p in problems)
+    assert "item 99 selected" not in " ".join(problems)
+    assert generator.check_solution(instance, {"selected_items": [*chosen, chosen[0]]}).problems[0] == (
+        f"item {chosen[0]} selected twice"
+    )
+    fewer = {"selected_items": chosen[:-1], "objective_value": solution["objective_value"]}
+    assert "reported objective" in generator.check_solution(instance, fewer).problems[0]
+    honest = {"selected_items": chosen[:-1]}
+    value = generator.check_solution(instance, honest).objective
+    assert value is not None and value < solution["objective_value"]
+    execution = ExecutionResult(
+        outcome=Outcome.OK,
+        value={**honest, "objective_value": value},
+        stdout="",
+        error="",
+        wall_s=0.1,
+        sandbox=SandboxKind.BWRAP,
+    )
+    verdict = score_execution(
+        execution, subcategory=MDKP, instance=instance, solution_ref=solution, objective_only=False
+    )
+    assert verdict.category == "wrong_objective"
+
+
+def test_mdkp_ten_packages_per_difficulty_with_official_ids():
+    packages = _packages(MDKP)
+    if not packages:
+        pytest.skip("mdkp fixtures not generated")
+    for difficulty in DIFFICULTIES:
+        ids = sorted(p.name for p in packages if p.parent.name == difficulty)
+        assert ids == [f"mdkp_{difficulty[0]}_{i:03d}" for i in range(1, 11)]
+
+
+def test_mdkp_regimes_grow_and_bind():
+    packages = _packages(MDKP)
+    if not packages:
+        pytest.skip("mdkp fixtures not generated")
+    for package in packages:
+        instance, solution, meta = _load(package)
+        if meta["difficulty"] == "hard":
+            assert instance["meta_parameters"]["profit_weight_correlation_type"] == "strongly_correlated"
+            assert solution["binding_constraint_count"] >= 2
+        if meta["difficulty"] != "easy":
+            assert "greedy_suboptimal" in meta["regime_tags"]
 
 
 # ------------------------------------------------------------------------------------------------
