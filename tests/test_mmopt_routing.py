@@ -9,10 +9,12 @@ scorer faults are planted into copies of real shipped solutions.
 from __future__ import annotations
 
 import copy
+import hashlib
 import itertools
 import json
 import random
 import re
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -21,9 +23,11 @@ import pytest
 
 from benchmark.sandbox import ExecutionResult, Outcome, SandboxKind
 from benchmark.suites.mmopt.generation import InstanceGenerator, build_instance, routing
+from benchmark.suites.mmopt.generation.jsonio import dumps_canonical
 from benchmark.suites.mmopt.generation.package import package_files
 from benchmark.suites.mmopt.generation.protocol import ReferenceSolution
 from benchmark.suites.mmopt.generation.seeds import instance_seed
+from benchmark.suites.mmopt.generation.validate import validate
 from benchmark.suites.mmopt.scoring import score_execution
 from benchmark.suites.mmopt.subcategories import get_subcategory
 from benchmark.suites.mmopt.subcategories.base import DIFFICULTIES
@@ -395,3 +399,34 @@ def test_package_is_verified_and_cross_checked(package):
     assert generator.solution_problems(instance, reference, meta["difficulty"]) == []
     task = (package / "task_input.txt").read_text()
     assert '"objective_value"' in task and "visual_0.png" in task
+
+
+# ------------------------------------------------------------------------------------------------
+# validation of damaged copies
+
+
+def _rewrite(package: Path, rel: str, data: bytes) -> None:
+    """Replace a file and its checksum, so the damage reaches the semantic checks."""
+    (package / rel).write_bytes(data)
+    meta = json.loads((package / "meta.json").read_text())
+    meta["checksums"][rel] = hashlib.sha256(data).hexdigest()
+    (package / "meta.json").write_text(dumps_canonical(meta), encoding="utf-8")
+
+
+def test_validation_names_the_package_and_check_of_a_damaged_copy(tmp_path):
+    packages = [p for p in _packages(TSP) if p.parent.name == "easy"]
+    if not packages:
+        pytest.skip("tsp fixtures not generated")
+    source = packages[0]
+    rel = source.relative_to(ROOT.parent)
+    damaged = tmp_path / rel
+    shutil.copytree(source, damaged)
+    instance = json.loads((damaged / "ground_truth/instance_data.json").read_text())
+    city = instance["sets"]["nodes"][1]
+    instance["coordinates"][city][0] += 1  # the city moves, its distances and the figure do not
+    _rewrite(damaged, "ground_truth/instance_data.json", dumps_canonical(instance).encode())
+    report = validate(tmp_path, processes=1)
+    label = rel.as_posix()
+    checks = {f.check for f in report.failures if f.package == label}
+    assert {"structure", "visual_png", "regeneration"} <= checks, report.summary()
+    assert any("distance matrix disagrees with the cost rule" in f.message for f in report.failures)
