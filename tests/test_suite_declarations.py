@@ -48,7 +48,7 @@ def test_markers_are_declared_once_each_not_once_per_instance() -> None:
     expected = {m for instance in instances for m in instance_markers(SUITE, instance)}
     assert expected <= set(names)
     assert {"network", "location", "easy", "medium", "hard", "maximum_flow"} <= expected
-    assert len(expected) < 30 < len(instances)  # per label value, not per instance
+    assert 5 * len(expected) < len(instances)  # per label value, not per instance
 
 
 def test_a_family_short_marker_selects_exactly_that_family(tmp_path: Path) -> None:
