@@ -39,6 +39,63 @@ def _rescore(args: argparse.Namespace) -> int:
     return rescore(Path(args.run_dir))
 
 
+def _compare(args: argparse.Namespace) -> int:
+    from benchmark.reporting.compare import CompareError, run_compare, to_markdown
+
+    try:
+        comparison = run_compare(
+            Path(args.run_a), Path(args.run_b), Path(args.out) if args.out else None, args.allow_mismatch
+        )
+    except CompareError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    print(to_markdown(comparison))
+    return 0
+
+
+def _merge(args: argparse.Namespace) -> int:
+    import json
+
+    from benchmark.gate import GateError, parse_allowance
+    from benchmark.plugin import summarize_run
+    from benchmark.reporting.baseline import add_junit_properties, junit_properties, run_gate
+    from benchmark.reporting.merge import MergeError, merge_runs, shard_run_info
+    from benchmark.reporting.render import to_markdown, to_text
+
+    try:
+        allowance = parse_allowance(args.gate_allow_unscored or "0")
+        merged = merge_runs([Path(d) for d in args.run_dirs], Path(args.out))
+    except (MergeError, GateError) as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    manifest = read_manifest(merged.paths)
+    suite = get_suite(str(manifest["suite"]))
+    selected = manifest["sessions"][-1]["selected"]
+    summary = summarize_run(merged.paths, shard_run_info(Path(args.run_dirs[0])), suite, selected)
+    status = 1 if merged.missing else 0
+    if args.gate:
+        try:
+            baseline = Path(args.gate_baseline) if args.gate_baseline else None
+            result = run_gate(summary, merged.paths.root, args.gate, allowance, baseline)
+        except (GateError, ValueError) as exc:
+            print(exc, file=sys.stderr)
+            return 2
+        merged.paths.summary_json.write_text(
+            json.dumps(summary, indent=2, sort_keys=True) + "\n", encoding="utf-8"
+        )
+        merged.paths.summary_md.write_text(to_markdown(summary), encoding="utf-8")
+        add_junit_properties(merged.paths.junit, junit_properties(summary["run"]["gate"]))
+        status = status or (0 if result.passed else 1)
+    for line in to_text(summary):
+        print(line)
+    for line in (summary["run"].get("gate") or {}).get("lines", ()):
+        print(f"gate: {line}")
+    print(f"merged {len(args.run_dirs)} shards: {merged.records} records of {merged.selected} selected cases")
+    if merged.missing:
+        print(f"{len(merged.missing)} selected case(s) recorded by no shard, e.g. {merged.missing[0]}")
+    return status
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="optbench", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
@@ -50,6 +107,23 @@ def build_parser() -> argparse.ArgumentParser:
     )
     rescore.add_argument("run_dir")
     rescore.set_defaults(handler=_rescore)
+    compare = commands.add_parser(
+        "compare", help="paired per-instance comparison of two runs (differences, intervals, flipped cases)"
+    )
+    compare.add_argument("run_a")
+    compare.add_argument("run_b")
+    compare.add_argument("--out", help="also write compare.json, compare.md and compare.html here")
+    compare.add_argument(
+        "--allow-mismatch", action="store_true", help="compare runs of different datasets or scoring modes"
+    )
+    compare.set_defaults(handler=_compare)
+    merge = commands.add_parser("merge", help="merge shard run folders (--shard I/N) into one run")
+    merge.add_argument("run_dirs", nargs="+")
+    merge.add_argument("--out", required=True, help="folder of the merged run")
+    merge.add_argument("--gate", help="release gate on the merged run, e.g. pass@1>=baseline-0.02")
+    merge.add_argument("--gate-baseline", help="baseline run folder for relative gate conditions")
+    merge.add_argument("--gate-allow-unscored", help="unscored cases the gate accepts: N or P%%")
+    merge.set_defaults(handler=_merge)
     for name in suite_names():
         get_suite(name).add_commands(commands.add_parser)
     return parser

@@ -22,8 +22,11 @@ _OPERATORS: dict[str, Callable[[float, float], bool]] = {
     "==": operator.eq,
 }
 _CONDITION = re.compile(
-    r"^\s*(?P<metric>[A-Za-z_][\w@]*)\s*(?P<op>>=|<=|==|>|<)\s*(?P<value>[0-9.]+)(?P<pct>%?)\s*$"
+    r"^\s*(?P<metric>[A-Za-z_][\w@]*)\s*(?P<op>>=|<=|==|>|<)\s*"
+    r"(?P<baseline>baseline\s*(?:(?P<sign>[-+])\s*)?)?(?P<value>[0-9.]+)?(?P<pct>%?)\s*$"
 )
+#: Metrics a ``baseline`` condition can compare, paired per instance (see :mod:`benchmark.baseline`).
+BASELINE_METRICS = ("pass@1", "valid_code_rate")
 
 
 class GateError(ValueError):
@@ -35,8 +38,17 @@ class Condition:
     metric: str
     op: str
     threshold: float
+    relative: bool = False
+    """``pass@1>=baseline-0.02``: ``threshold`` (−0.02) is a margin on the paired difference from
+    the ``--gate-baseline`` run, judged on its 95% interval rather than on the point estimate."""
 
     def __str__(self) -> str:
+        if self.relative:
+            return (
+                f"{self.metric}{self.op}baseline{self.threshold:+g}"
+                if self.threshold
+                else f"{self.metric}{self.op}baseline"
+            )
         return f"{self.metric}{self.op}{self.threshold:g}"
 
 
@@ -67,13 +79,21 @@ def parse_gate(expression: str) -> tuple[Condition, ...]:
     conditions = []
     for part in expression.split(","):
         match = _CONDITION.match(part)
-        if not match:
+        relative = bool(match and match.group("baseline"))
+        if not match or (match.group("value") is None) != (relative and not match.group("sign")):
             raise GateError(
-                f"cannot read gate condition {part.strip()!r}: expected METRIC OP NUMBER, "
-                "e.g. pass@1>=0.45 or valid_code_rate>=90%"
+                f"cannot read gate condition {part.strip()!r}: expected METRIC OP NUMBER or "
+                "METRIC OP baseline-MARGIN, e.g. pass@1>=0.45, valid_code_rate>=90% or pass@1>=baseline-0.02"
             )
-        value = float(match.group("value")) / (100.0 if match.group("pct") else 1.0)
-        conditions.append(Condition(match.group("metric"), match.group("op"), value))
+        value = float(match.group("value") or 0) / (100.0 if match.group("pct") else 1.0)
+        if relative and match.group("sign") == "-":
+            value = -value
+        if relative and (match.group("metric") not in BASELINE_METRICS or match.group("op") == "=="):
+            raise GateError(
+                f"gate condition {part.strip()!r}: a baseline comparison takes >=, >, <= or < and one of "
+                f"{', '.join(BASELINE_METRICS)}"
+            )
+        conditions.append(Condition(match.group("metric"), match.group("op"), value, relative))
     return tuple(conditions)
 
 
@@ -97,13 +117,20 @@ def evaluate_gate(
     selected: int = 0,
     unscored: Mapping[str, int] | None = None,
     allowance: Allowance = Allowance(),
+    baseline: Callable[[Condition], tuple[bool, str]] | None = None,
 ) -> GateResult:
     """Every condition must hold; a metric that is missing or undefined fails its condition; and
-    the unscored cases (reason → count) must be within ``allowance`` of the ``selected`` ones."""
+    the unscored cases (reason → count) must be within ``allowance`` of the ``selected`` ones.
+    ``baseline`` decides the relative conditions (decision and its explanation)."""
     lines, passed = [], True
     for condition in conditions:
         value = metrics.get(condition.metric)
-        if value is None:
+        if condition.relative:
+            ok, why = (
+                baseline(condition) if baseline is not None else (False, "needs --gate-baseline RUN_DIR")
+            )
+            lines.append(f"{'PASS' if ok else 'FAIL'} {condition}: {why}")
+        elif value is None:
             ok = False
             lines.append(f"FAIL {condition}: {condition.metric} is undefined for this run")
         else:

@@ -64,6 +64,10 @@ class RunOptions:
     """Stop sending requests once this session has spent this many USD (needs the model's prices)."""
     max_in_flight: int = 32
     """Model requests in flight across the whole run, whatever ``-n`` is."""
+    gate_baseline: Path | None = None
+    """Baseline run folder for relative gate conditions such as ``pass@1>=baseline-0.02``."""
+    shard: str | None = None
+    """``I/N``: run only the I-th of N disjoint, balanced shares of the selected cases."""
 
     @classmethod
     def from_config(cls, config: pytest.Config, suites: tuple[str, ...]) -> RunOptions:
@@ -96,6 +100,8 @@ class RunOptions:
             record=Path(get("record")) if get("record") else None,
             max_cost=get("max_cost"),
             max_in_flight=get("max_in_flight"),
+            gate_baseline=Path(get("gate_baseline")) if get("gate_baseline") else None,
+            shard=get("shard"),
         )
 
 
@@ -127,6 +133,12 @@ def add_options(parser: pytest.Parser) -> None:
         default=None,
         help="unscored cases (errors, missing records) the gate accepts: N or P%% (default 0)",
     )
+    group.addoption(
+        "--gate-baseline",
+        default=None,
+        help="baseline run folder for relative gates, e.g. --gate 'pass@1>=baseline-0.02'",
+    )
+    group.addoption("--shard", default=None, help="run the I-th of N disjoint, balanced shares: I/N")
     group.addoption("--resume", action="store_true", help="continue a run, skipping cases already scored")
     group.addoption(
         "--objective-only", action="store_true", help="score the objective alone, not the decisions"

@@ -35,14 +35,16 @@ from adapters.cache import CachedAdapter
 from adapters.record import CallLog, ReplayRecorder
 from benchmark import HARNESS_VERSION
 from benchmark.cases import Case, InstanceRef
-from benchmark.gate import Allowance, GateError, evaluate_gate, parse_allowance, parse_gate
+from benchmark.gate import Allowance, GateError, parse_allowance, parse_gate
 from benchmark.ledger import LEDGER_FILE, RequestLedger
 from benchmark.limiter import GatedAdapter
 from benchmark.options import RunOptions, add_options
 from benchmark.prefetch import GenerationPhase, Share
 from benchmark.records import append_record, finished_cases, latest_by_case, read_records
+from benchmark.reporting.baseline import add_junit_properties, junit_properties, run_gate
 from benchmark.reporting.render import to_markdown, to_text
-from benchmark.reporting.summary import build_summary, unscored_errors
+from benchmark.reporting.shards import Shard, parse_shard
+from benchmark.reporting.summary import build_summary
 from benchmark.run import (
     RunPaths,
     choose_run_dir,
@@ -240,11 +242,19 @@ def pytest_configure(config: pytest.Config) -> None:
                 f"suite {suite.name} has no setting {options.setting!r}; choose from {suite.settings}"
             )
         if options.gate:
-            parse_gate(options.gate)
-        elif options.gate_allow_unscored is not None:
-            raise GateError("--gate-allow-unscored needs a --gate")
+            relative = any(c.relative for c in parse_gate(options.gate))
+            if relative and options.gate_baseline is None:
+                raise GateError(
+                    f"--gate {options.gate!r} compares with a baseline: give --gate-baseline RUN_DIR"
+                )
+            if options.gate_baseline is not None and not (options.gate_baseline / "results.jsonl").exists():
+                raise GateError(f"--gate-baseline {options.gate_baseline}: no results.jsonl there")
+        elif options.gate_allow_unscored is not None or options.gate_baseline is not None:
+            raise GateError("--gate-allow-unscored and --gate-baseline need a --gate")
         allowance = parse_allowance(options.gate_allow_unscored or "0")
         sample_specs(options.schedule, options.samples, options.temperature)
+        if options.shard is not None:
+            parse_shard(options.shard)
     except (ValueError, DatasetError, GateError) as exc:
         raise pytest.UsageError(str(exc)) from None
     suite.configure(config)
@@ -486,12 +496,25 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    if config.stash[STATE].options.model is not None:
+    options = config.stash[STATE].options
+    if options.model is not None:
+        if options.shard is not None:
+            _keep_shard(config, items, parse_shard(options.shard))
         return
     benchmark_items = [item for item in items if CASE_FIXTURE in getattr(item, "fixturenames", ())]
     if benchmark_items:
         config.hook.pytest_deselected(items=benchmark_items)
         items[:] = [item for item in items if item not in set(benchmark_items)]
+
+
+def _keep_shard(config: pytest.Config, items: list[pytest.Item], shard: Shard) -> None:
+    """Deselect the benchmark cases of the other shards (after -k/-m, so shards split the selection)."""
+    cases = [item for item in items if CASE_FIXTURE in getattr(item, "fixturenames", ())]
+    keep = {id(item) for item in shard.take(cases)}
+    dropped = [item for item in cases if id(item) not in keep]
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = [item for item in items if id(item) not in {id(d) for d in dropped}]
 
 
 @dataclass
@@ -765,8 +788,14 @@ def _write_manifest(
             "git": git_revision(state.rootdir),
             "packages": package_versions(),
             "sessions": sessions,
+            "shard": _shard_info(options.shard),
         },
     )
+
+
+def _shard_info(text: str | None) -> dict[str, int] | None:
+    shard = parse_shard(text) if text is not None else None
+    return {"index": shard.index, "count": shard.count} if shard is not None else None
 
 
 def _suite_run_info(suite: Suite) -> dict[str, Any]:
@@ -840,17 +869,8 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     }
     summary = summarize_run(state.run, run_info, state.suite, state.selected)
     if options.gate:
-        metrics = {k: v for k, v in summary["metrics"].items() if isinstance(v, int | float) or v is None}
-        counts = summary["counts"]
-        result = evaluate_gate(
-            parse_gate(options.gate),
-            metrics,
-            selected=counts["selected"] if counts["selected"] is not None else counts["cases"],
-            unscored=unscored_errors(summary),
-            allowance=state.allowance,
-        )
+        result = run_gate(summary, state.run.root, options.gate, state.allowance, options.gate_baseline)
         state.gate_lines = result.lines
-        summary["run"]["gate"] = {"passed": result.passed, "lines": list(result.lines)}
         state.run.summary_json.write_text(
             json.dumps(summary, indent=2, sort_keys=True) + "\n", encoding="utf-8"
         )
@@ -864,6 +884,15 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     state.problem_lines = _problem_lines(state)
     exit_code = int(session.exitstatus)
     _write_manifest(config, state, finished=now_iso(), exitstatus=exit_code, accounting=summary["accounting"])
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """The gate's decision as JUnit testsuite properties (junitxml has written the file by now)."""
+    state = config.stash.get(STATE, None)
+    xmlpath = getattr(config.option, "xmlpath", None)
+    if state is None or state.summary is None or not xmlpath or not state.summary["run"].get("gate"):
+        return
+    add_junit_properties(Path(xmlpath), junit_properties(state.summary["run"]["gate"]))
 
 
 def _sandbox_label(sandbox: dict[str, Any]) -> str | None:

@@ -28,7 +28,7 @@ def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float] | None
     p = successes / n
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
+    return max(0.0, round(centre - half, 12)), min(1.0, round(centre + half, 12))
 
 
 def _bootstrap_means(values: Sequence[float]) -> np.ndarray:
