@@ -495,6 +495,7 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     metafunc.parametrize(CASE_FIXTURE, params)
 
 
+@pytest.hookimpl(trylast=True)  # after -k/-m deselection, so shards split what was selected
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     options = config.stash[STATE].options
     if options.model is not None:
@@ -508,7 +509,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 def _keep_shard(config: pytest.Config, items: list[pytest.Item], shard: Shard) -> None:
-    """Deselect the benchmark cases of the other shards (after -k/-m, so shards split the selection)."""
+    """Deselect the benchmark cases of the other shards."""
     cases = [item for item in items if CASE_FIXTURE in getattr(item, "fixturenames", ())]
     keep = {id(item) for item in shard.take(cases)}
     dropped = [item for item in cases if id(item) not in keep]

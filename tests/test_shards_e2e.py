@@ -1,0 +1,141 @@
+"""Sharded runs, merge, compare and the baseline gate on real benchmark sessions: 60 shipped
+MM-OptBench cases answered by the oracle (recorded as a replay file), a replay run of those
+answers with 10 known cases broken, the same replay split into 3 shards and merged."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+from xml.etree import ElementTree
+
+import pytest
+
+from tests.conftest import REPO, BenchRun, run_bench
+
+SUBCATEGORIES = (
+    "maximum_flow", "minimum_cost_flow", "bipartite_assignment", "facility_location",
+    "set_covering_partitioning", "graph_coloring",
+)  # fmt: skip
+SELECTION = f"easy and ({' or '.join(SUBCATEGORIES)})"
+#: Summary sections that are the run's scores (timings and the run description are not).
+SCORE_KEYS = ("accounting", "run")
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "benchmark", *args], cwd=REPO, capture_output=True, text=True, timeout=300
+    )
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    root = tmp_path_factory.mktemp("shards")
+    recorded = root / "oracle.jsonl"
+    oracle = run_bench(root / "oracle", "--model=oracle", "-m", SELECTION, f"--record={recorded}", "-n", "2")
+    assert oracle.returncode == 0, oracle.output[-3000:]
+    assert len(oracle.records) == 60
+    lines = [json.loads(line) for line in recorded.read_text().splitlines()]
+    broken = sorted(line["case"] for line in lines)[::6]  # 10 cases spread over the subcategories
+    assert len(broken) == 10
+    damaged = root / "damaged.jsonl"
+    damaged.write_text(
+        "".join(
+            json.dumps({**line, "response": "I cannot solve this."} if line["case"] in broken else line)
+            + "\n"
+            for line in lines
+        )
+    )
+    a = run_bench(root / "a", f"--model=replay:{recorded}", "-m", SELECTION, "-n", "2")
+    b = run_bench(
+        root / "b", f"--model=replay:{damaged}", "-m", SELECTION, "-n", "2",
+        f"--gate-baseline={a.run_dir}", "--gate", "pass@1>=baseline-0.02",
+    )  # fmt: skip
+    shards = [
+        run_bench(root / f"shard{i}", f"--model=replay:{damaged}", "-m", SELECTION, "--shard", f"{i}/3")
+        for i in (1, 2, 3)
+    ]
+    return {"root": root, "broken": broken, "a": a, "b": b, "shards": shards}
+
+
+def _scores(summary: dict[str, Any]) -> str:
+    return json.dumps({k: v for k, v in summary.items() if k not in SCORE_KEYS}, sort_keys=True)
+
+
+def test_three_merged_shards_give_byte_identical_metrics_to_the_single_run(runs: dict[str, Any]) -> None:
+    b: BenchRun = runs["b"]
+    shards: list[BenchRun] = runs["shards"]
+    assert [len(s.records) for s in shards] == [20, 20, 20]
+    keys = [{r["case"] for r in s.records} for s in shards]
+    assert not (keys[0] & keys[1]) and not (keys[0] & keys[2]) and not (keys[1] & keys[2])
+    assert {json.loads((s.run_dir / "manifest.json").read_text())["shard"]["index"] for s in shards} == {
+        1,
+        2,
+        3,
+    }
+    out = runs["root"] / "merged"
+    done = _cli("merge", *(str(s.run_dir) for s in shards), "--out", str(out))
+    assert done.returncode == 0, done.stdout + done.stderr
+    merged = json.loads((out / "summary.json").read_text())
+    assert merged["counts"]["scored"] == 60 and merged["counts"]["failed"] == 10
+    assert _scores(merged) == _scores(b.summary)
+    assert json.dumps(merged["metrics"], sort_keys=True) == json.dumps(b.summary["metrics"], sort_keys=True)
+    suite = ElementTree.parse(out / "junit.xml").getroot().find("testsuite")
+    assert suite is not None and suite.get("tests") == "60" and len(suite.findall("testcase")) == 60
+    assert (out / "summary.md").read_text().count("| all |") == 1
+
+
+def test_merge_refuses_missing_doubled_and_overlapping_shards(runs: dict[str, Any], tmp_path: Path) -> None:
+    one, two, three = (str(s.run_dir) for s in runs["shards"])
+    missing = _cli("merge", one, two, "--out", str(tmp_path / "m1"))
+    assert missing.returncode == 2 and "shard(s) missing: 3/3" in missing.stderr
+    doubled = _cli("merge", one, one, two, three, "--out", str(tmp_path / "m2"))
+    assert doubled.returncode == 2 and "shard(s) given twice: 1/3" in doubled.stderr
+    other = _cli("merge", one, two, three, str(runs["a"].run_dir), "--out", str(tmp_path / "m3"))
+    assert other.returncode == 2 and "not a shard" in other.stderr and "model.alias differs" in other.stderr
+    overlap = tmp_path / "shard3"
+    shutil.copytree(three, overlap)
+    stolen = (Path(one) / "results.jsonl").read_text().splitlines()[0]
+    with (overlap / "results.jsonl").open("a") as handle:
+        handle.write(stolen + "\n")
+    dup = _cli("merge", one, two, str(overlap), "--out", str(tmp_path / "m4"))
+    assert dup.returncode == 2 and "1 case(s) recorded by two shards" in dup.stderr
+
+
+def test_compare_lists_exactly_the_10_broken_cases_with_a_p_value(runs: dict[str, Any]) -> None:
+    out = runs["root"] / "compare"
+    done = _cli("compare", str(runs["a"].run_dir), str(runs["b"].run_dir), "--out", str(out))
+    assert done.returncode == 0, done.stderr
+    comparison = json.loads((out / "compare.json").read_text())
+    assert sorted(f["case"] for f in comparison["flipped"]) == runs["broken"]
+    assert all(f["a"] and not f["b"] for f in comparison["flipped"])
+    overall = comparison["pass@1"]
+    assert overall["difference"] == pytest.approx(-10 / 60)
+    assert overall["test"] == "exact McNemar" and overall["p_value"] == pytest.approx(2 / 2**10)
+    assert "Flipped cases (10)" in done.stdout and "p-value" in done.stdout
+
+
+def test_the_gate_against_the_baseline_is_printed_stored_and_in_junit(runs: dict[str, Any]) -> None:
+    b: BenchRun = runs["b"]
+    assert b.returncode == 1, b.output[-2000:]
+    assert "gate: FAIL pass@1>=baseline-0.02: candidate 0.8333 vs baseline 1.0000" in b.output
+    gate = b.summary["run"]["gate"]
+    assert gate["passed"] is False and gate["baseline"][0]["test"] == "exact McNemar"
+    properties = {
+        p.get("name"): p.get("value")
+        for p in ElementTree.parse(b.run_dir / "junit.xml").getroot().iter("property")
+    }
+    assert properties["optbench.gate"] == "failed"
+    assert properties["optbench.gate.baseline.0.condition"] == "pass@1>=baseline-0.02"
+    assert "McNemar" in properties["optbench.gate.baseline.0.test"]
+    # the merged shards of the same replay, gated against that run as their baseline, pass
+    out = runs["root"] / "merged-gated"
+    done = _cli(
+        "merge", *(str(s.run_dir) for s in runs["shards"]), "--out", str(out),
+        "--gate", "pass@1>=baseline-0.02", "--gate-baseline", str(b.run_dir),
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "gate: PASS pass@1>=baseline-0.02" in done.stdout
