@@ -249,8 +249,10 @@ def pytest_configure(config: pytest.Config) -> None:
                 )
             if options.gate_baseline is not None and not (options.gate_baseline / "results.jsonl").exists():
                 raise GateError(f"--gate-baseline {options.gate_baseline}: no results.jsonl there")
-        elif options.gate_allow_unscored is not None or options.gate_baseline is not None:
-            raise GateError("--gate-allow-unscored and --gate-baseline need a --gate")
+        elif options.gate_allow_unscored is not None:
+            raise GateError("--gate-allow-unscored needs a --gate")
+        elif options.gate_baseline is not None:
+            raise GateError("--gate-baseline needs a --gate, e.g. --gate 'pass@1>=baseline-0.02'")
         allowance = parse_allowance(options.gate_allow_unscored or "0")
         sample_specs(options.schedule, options.samples, options.temperature)
         if options.shard is not None:
