@@ -921,5 +921,5 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
     for line in state.gate_lines:
         terminalreporter.write_line(f"gate: {line}")
     terminalreporter.write_line(f"reports: {state.run.root}")
-    return result
     _warn_if_not_isolated(config, read_manifest(state.run).get("sandbox", {}))
+    return result
