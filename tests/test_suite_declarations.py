@@ -3,6 +3,7 @@ of the suite in the core."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from collections import Counter
@@ -91,3 +92,27 @@ def test_an_undeclared_failure_category_is_a_harness_bug() -> None:
 def test_the_command_line_carries_each_suites_commands() -> None:
     commands = build_parser()._subparsers._group_actions[0].choices  # type: ignore[union-attr]
     assert {"summarize", "generate", "check-regeneration", "validate", "dataset-report"} <= set(commands)
+
+
+def test_an_installed_package_adds_a_suite_through_the_entry_point_group(tmp_path: Path) -> None:
+    """A real distribution on the path (a dist-info folder with entry_points.txt), no patching."""
+    site = tmp_path / "site"
+    (site / "extra_suite_pkg").mkdir(parents=True)
+    (site / "extra_suite_pkg/__init__.py").write_text(
+        "class _Suite:\n    name = 'extra'\n\nSUITE = _Suite()\n"
+    )
+    info = site / "extra_suite_pkg-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: extra-suite-pkg\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text("[optbench.suites]\nextra = extra_suite_pkg:SUITE\n")
+    code = (
+        "from benchmark.suites.base import get_suite, suite_names\n"
+        "print(suite_names())\nprint(get_suite('extra').name)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=120,
+        env={**os.environ, "PYTHONPATH": str(site)},
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    names, loaded = done.stdout.splitlines()
+    assert "'extra'" in names and "'mmopt'" in names and loaded == "extra"

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.metadata
 import pkgutil
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -204,23 +205,39 @@ def marker_declarations(suite: Suite, instances: Iterable[InstanceRef]) -> dict[
     return declared
 
 
+#: Entry-point group through which an installed package adds a suite without editing this
+#: repository: ``[project.entry-points."optbench.suites"] mysuite = "mypkg.suite:SUITE"``.
+ENTRY_POINT_GROUP = "optbench.suites"
+
+
+def _folder_suites() -> list[str]:
+    package_dir = Path(__file__).parent
+    return [
+        info.name
+        for info in pkgutil.iter_modules([str(package_dir)])
+        if info.ispkg and (package_dir / info.name / "suite.py").is_file()
+    ]
+
+
+def _entry_point_suites() -> dict[str, importlib.metadata.EntryPoint]:
+    return {ep.name: ep for ep in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)}
+
+
 def suite_names() -> tuple[str, ...]:
     """Every suite is a subpackage of ``benchmark.suites`` with a ``suite`` module exposing
-    ``SUITE``; listing them imports nothing, so adding a suite touches only its own folder."""
-    package_dir = Path(__file__).parent
-    return tuple(
-        sorted(
-            info.name
-            for info in pkgutil.iter_modules([str(package_dir)])
-            if info.ispkg and (package_dir / info.name / "suite.py").is_file()
-        )
-    )
+    ``SUITE``, or an entry point of :data:`ENTRY_POINT_GROUP`; listing them imports nothing, so
+    adding a suite touches only its own folder (or its own package)."""
+    return tuple(sorted({*_folder_suites(), *_entry_point_suites()}))
 
 
 def get_suite(name: str) -> Suite:
     if not name:
         raise ValueError("no suite: give --suite NAME or set optbench_suite in pytest.ini")
-    if name not in suite_names():
+    if name in _folder_suites():
+        suite: Suite = importlib.import_module(f"benchmark.suites.{name}.suite").SUITE
+        return suite
+    entry_point = _entry_point_suites().get(name)
+    if entry_point is None:
         raise ValueError(f"unknown suite {name!r}; known suites: {', '.join(suite_names())}")
-    suite: Suite = importlib.import_module(f"benchmark.suites.{name}.suite").SUITE
-    return suite
+    loaded: Suite = entry_point.load()
+    return loaded
