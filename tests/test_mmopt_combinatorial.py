@@ -37,7 +37,7 @@ from benchmark.suites.mmopt.subcategories.graph_coloring.generator import (
 
 FAMILY = "combinatorial_logical"
 ROOT = Path(__file__).resolve().parents[1] / "fixtures" / "mmopt"
-SUBCATEGORIES = {"graph_coloring": "gc", "multi_dim_knapsack": "mdkp"}
+SUBCATEGORIES = {"graph_coloring": "gc", "multi_dim_knapsack": "mdkp", "set_packing": "sp"}
 GC = "graph_coloring"
 
 
@@ -324,6 +324,78 @@ def test_mdkp_regimes_grow_and_bind():
         if meta["difficulty"] == "hard":
             assert instance["meta_parameters"]["profit_weight_correlation_type"] == "strongly_correlated"
             assert solution["binding_constraint_count"] >= 2
+        if meta["difficulty"] != "easy":
+            assert "greedy_suboptimal" in meta["regime_tags"]
+
+
+# ------------------------------------------------------------------------------------------------
+# set packing
+
+SP = "set_packing"
+
+
+def test_sp_easy_optimum_matches_exhaustive_search():
+    instance, solution = _first(SP, "easy")
+    names = instance["sets"]["candidate_groups"]
+    best = 0
+    for mask in range(1 << len(names)):
+        chosen = [n for j, n in enumerate(names) if mask >> j & 1]
+        members = [e for n in chosen for e in instance["subsets"][n]["elements"]]
+        if len(members) == len(set(members)):
+            best = max(best, sum(instance["subsets"][n]["weight"] for n in chosen))
+    assert best == solution["objective_value"]
+
+
+def test_sp_overlap_unknown_group_and_suboptimal_packing():
+    generator = _generator(SP)
+    instance, solution = _first(SP, "hard")
+    chosen = solution["selected_groups"]
+    assert generator.check_solution(instance, {"selected_groups": [c.lower() for c in chosen]}).feasible
+    assert generator.check_solution(instance, {"groups": {c: 1 for c in chosen}}).feasible
+    clash = next(
+        n
+        for n in instance["sets"]["candidate_groups"]
+        if n not in chosen
+        and set(instance["subsets"][n]["elements"]) & set(instance["subsets"][chosen[0]]["elements"])
+    )
+    execution = ExecutionResult(
+        outcome=Outcome.OK,
+        value={"objective_value": 1.0, "selected_groups": [*chosen, clash]},
+        stdout="",
+        error="",
+        wall_s=0.1,
+        sandbox=SandboxKind.BWRAP,
+    )
+    verdict = score_execution(
+        execution, subcategory=SP, instance=instance, solution_ref=solution, objective_only=False
+    )
+    assert verdict.category == "infeasible_solution" and "selected groups" in verdict.detail
+    assert "unknown group 'G99'" in generator.check_solution(instance, {"selected_groups": ["G99"]}).problems
+    fewer = chosen[:-1]
+    value = generator.check_solution(instance, {"selected_groups": fewer}).objective
+    execution = ExecutionResult(
+        outcome=Outcome.OK,
+        value={"objective_value": value, "selected_groups": fewer},
+        stdout="",
+        error="",
+        wall_s=0.1,
+        sandbox=SandboxKind.BWRAP,
+    )
+    verdict = score_execution(
+        execution, subcategory=SP, instance=instance, solution_ref=solution, objective_only=False
+    )
+    assert verdict.category == "wrong_objective"
+
+
+def test_sp_ten_packages_per_difficulty_and_greedy_fails_above_easy():
+    packages = _packages(SP)
+    if not packages:
+        pytest.skip("set packing fixtures not generated")
+    for difficulty in DIFFICULTIES:
+        ids = sorted(p.name for p in packages if p.parent.name == difficulty)
+        assert ids == [f"sp_{difficulty[0]}_{i:03d}" for i in range(1, 11)]
+    for package in packages:
+        _, _, meta = _load(package)
         if meta["difficulty"] != "easy":
             assert "greedy_suboptimal" in meta["regime_tags"]
 
