@@ -59,6 +59,7 @@ def _merge(args: argparse.Namespace) -> int:
     from benchmark.gate import GateError, parse_allowance
     from benchmark.plugin import summarize_run
     from benchmark.reporting.baseline import add_junit_properties, junit_properties, run_gate
+    from benchmark.reporting.html import write_html_report
     from benchmark.reporting.merge import MergeError, merge_runs, shard_run_info
     from benchmark.reporting.render import to_markdown, to_text
 
@@ -84,6 +85,7 @@ def _merge(args: argparse.Namespace) -> int:
             json.dumps(summary, indent=2, sort_keys=True) + "\n", encoding="utf-8"
         )
         merged.paths.summary_md.write_text(to_markdown(summary), encoding="utf-8")
+        write_html_report(merged.paths, summary)
         add_junit_properties(merged.paths.junit, junit_properties(summary["run"]["gate"]))
         status = status or (0 if result.passed else 1)
     for line in to_text(summary):

@@ -42,6 +42,7 @@ from benchmark.options import RunOptions, add_options
 from benchmark.prefetch import GenerationPhase, Share
 from benchmark.records import append_record, finished_cases, latest_by_case, read_records
 from benchmark.reporting.baseline import add_junit_properties, junit_properties, run_gate
+from benchmark.reporting.html import write_html_report
 from benchmark.reporting.render import to_markdown, to_text
 from benchmark.reporting.shards import Shard, parse_shard
 from benchmark.reporting.summary import build_summary
@@ -824,6 +825,7 @@ def summarize_run(
     )
     paths.summary_json.write_text(json.dumps(summary, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     paths.summary_md.write_text(to_markdown(summary), encoding="utf-8")
+    write_html_report(paths, summary, records)
     return summary
 
 
@@ -878,6 +880,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
             json.dumps(summary, indent=2, sort_keys=True) + "\n", encoding="utf-8"
         )
         state.run.summary_md.write_text(to_markdown(summary), encoding="utf-8")
+        write_html_report(state.run, summary)
         if exitstatus in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED):
             session.exitstatus = pytest.ExitCode.OK if result.passed else pytest.ExitCode.TESTS_FAILED
     if options.record is not None:

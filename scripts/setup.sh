@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Creates the project's environment when it is missing: Debian tools (bubblewrap for the sandbox,
-# GLPK's glpsol for AMPL-style models), a virtual environment in .venv with the package and its
+# GLPK's glpsol for AMPL-style models, chromium for the headless test of report.html), a virtual environment in .venv with the package and its
 # dev extras, and the sandbox's own environment in .venv-sandbox (the solver stack only). Safe to run again: each step is skipped when already done.
 #
 # `setup.sh --real-server` also installs what the real-server test needs (tests/test_real_server.py):
@@ -12,6 +12,7 @@ cd "$(dirname "$0")/.."
 need_apt=()
 command -v bwrap >/dev/null 2>&1 || need_apt+=(bubblewrap)
 command -v glpsol >/dev/null 2>&1 || need_apt+=(glpk-utils)
+command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)  # headless test of report.html
 if [ ${#need_apt[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     echo "setup: installing ${need_apt[*]} with apt-get"

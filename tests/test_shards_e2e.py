@@ -5,6 +5,7 @@ answers with 10 known cases broken, the same replay split into 3 shards and merg
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -58,7 +59,7 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         run_bench(root / f"shard{i}", f"--model=replay:{damaged}", "-m", SELECTION, "--shard", f"{i}/3")
         for i in (1, 2, 3)
     ]
-    return {"root": root, "broken": broken, "a": a, "b": b, "shards": shards}
+    return {"root": root, "broken": broken, "oracle": oracle, "a": a, "b": b, "shards": shards}
 
 
 def _scores(summary: dict[str, Any]) -> str:
@@ -139,3 +140,43 @@ def test_the_gate_against_the_baseline_is_printed_stored_and_in_junit(runs: dict
     )  # fmt: skip
     assert done.returncode == 0, done.stdout + done.stderr
     assert "gate: PASS pass@1>=baseline-0.02" in done.stdout
+
+
+CHROMIUM_FLAGS = (
+    "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--enable-logging=stderr", "--v=0",
+)  # fmt: skip
+
+
+def _chromium(page: str, profile: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    binary = shutil.which("chromium")
+    assert binary, "chromium is not installed: run scripts/setup.sh as root (apt-get install chromium)"
+    return subprocess.run(
+        [binary, *CHROMIUM_FLAGS, f"--user-data-dir={profile}", *args, page],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize("run_name", ["oracle", "b"])
+def test_report_html_renders_in_headless_chromium_without_console_errors(
+    runs: dict[str, Any], run_name: str, tmp_path: Path
+) -> None:
+    run: BenchRun = runs[run_name]
+    report = run.run_dir / "report.html"
+    text = report.read_text()
+    assert not re.search(r"(src|href)=['\"]?(https?:)?//", text), "the report must not load anything remotely"
+    assert text.count("data:image/png;base64,") >= 2  # heat map and at least one distribution
+    failed = sum(not r["passed"] for r in run.records)
+    assert failed == (10 if run_name == "b" else 0)
+    screenshot = tmp_path / f"report-{run_name}.png"
+    shot = _chromium(
+        report.as_uri(), tmp_path / "profile1", "--window-size=1400,2400", f"--screenshot={screenshot}"
+    )
+    assert shot.returncode == 0, shot.stderr[-2000:]
+    assert screenshot.stat().st_size > 10_000
+    dom = _chromium(report.as_uri() + "#q=failed", tmp_path / "profile2", "--dump-dom")
+    console = [line for line in dom.stderr.splitlines() if ":CONSOLE" in line]
+    assert console == [], console
+    assert 'data-rendered="ok"' in dom.stdout  # the page's script ran to its end
+    assert f'<span id="shown">{failed} of 60 cases</span>' in dom.stdout  # the filter from the URL applied
+    print(f"screenshot of {run_name} report.html: {screenshot}")
