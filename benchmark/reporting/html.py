@@ -12,7 +12,7 @@ import base64
 import html
 import io
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from benchmark.records import latest_by_case, read_records
@@ -72,29 +72,17 @@ def _plots(summary: Mapping[str, Any], records: Sequence[Mapping[str, Any]]) -> 
 
     plots: list[tuple[str, str]] = []
     scored = [r for r in records if r.get("outcome") in ("passed", "failed")]
-    families = sorted({str(r.get("family")) for r in scored if r.get("family") is not None})
-    difficulties = [d for d in ("easy", "medium", "hard") if any(r.get("difficulty") == d for r in scored)]
-    if families and difficulties:
-        cells: dict[tuple[str, str], list[bool]] = defaultdict(list)
-        for record in scored:
-            cells[(str(record.get("family")), str(record.get("difficulty")))].append(bool(record["passed"]))
-        grid = [[_mean(cells.get((f, d))) for d in difficulties] for f in families]
-        figure, axes = plt.subplots(figsize=(1.8 + 1.3 * len(difficulties), 0.9 + 0.45 * len(families)))
-        image = axes.imshow(
-            [[v if v is not None else float("nan") for v in row] for row in grid],
-            cmap="RdYlGn",
-            vmin=0,
-            vmax=1,
-            aspect="auto",
-        )
-        for i, row in enumerate(grid):
-            for j, value in enumerate(row):
-                axes.text(j, i, "n/a" if value is None else f"{100 * value:.0f}%", ha="center", va="center")
-        axes.set_xticks(range(len(difficulties)), difficulties)
-        axes.set_yticks(range(len(families)), families)
-        figure.colorbar(image, ax=axes, label="pass@1 (sample rate)")
-        plots.append(("pass@1 by family × difficulty", _png(figure)))
-        plt.close(figure)
+    heat = _heat_map(plt, scored, lambda r: float(bool(r["passed"])), "pass@1 (sample rate)")
+    if heat:
+        plots.append(heat)
+    score_names = sorted(
+        {k for r in scored for k, v in (r.get("scores") or {}).items() if isinstance(v, int | float)}
+    )
+    for name in score_names:  # the suites' own per-case scores (EBC, O-Eval, …)
+        scored_with = [r for r in scored if isinstance((r.get("scores") or {}).get(name), int | float)]
+        heat = _heat_map(plt, scored_with, lambda r, n=name: float(r["scores"][n]), f"mean {name}")
+        if heat:
+            plots.append(heat)
     failures = summary.get("failure_categories") or {}
     if failures:
         figure, axes = plt.subplots(figsize=(6, 0.8 + 0.35 * len(failures)))
@@ -124,7 +112,42 @@ def _plots(summary: Mapping[str, Any], records: Sequence[Mapping[str, Any]]) -> 
     return plots
 
 
-def _mean(values: Sequence[bool] | None) -> float | None:
+def _heat_map(
+    plt: Any, records: Sequence[Mapping[str, Any]], value_of: Callable[[Mapping[str, Any]], float], label: str
+) -> tuple[str, str] | None:
+    """Mean of ``value_of`` by family (or setting) × difficulty (or all), as a captioned plot."""
+    row_field = next((f for f in ("family", "setting") if any(r.get(f) is not None for r in records)), None)
+    if row_field is None:
+        return None
+    column_field = "difficulty" if any(r.get("difficulty") is not None for r in records) else None
+    rows = sorted({str(r.get(row_field)) for r in records})
+    present = {str(r.get(column_field)) for r in records} if column_field else {"all"}
+    columns = [d for d in ("easy", "medium", "hard") if d in present] + sorted(
+        present - {"easy", "medium", "hard"}
+    )
+    cells: dict[tuple[str, str], list[float]] = defaultdict(list)
+    for record in records:
+        column = str(record.get(column_field)) if column_field else "all"
+        cells[(str(record.get(row_field)), column)].append(value_of(record))
+    grid = [[_mean(cells.get((r, c))) for c in columns] for r in rows]
+    figure, axes = plt.subplots(figsize=(1.8 + 1.3 * len(columns), 0.9 + 0.45 * len(rows)))
+    image = axes.imshow(
+        [[v if v is not None else float("nan") for v in row] for row in grid],
+        cmap="RdYlGn", vmin=0, vmax=1, aspect="auto",
+    )  # fmt: skip
+    for i, row in enumerate(grid):
+        for j, value in enumerate(row):
+            axes.text(j, i, "n/a" if value is None else f"{100 * value:.0f}%", ha="center", va="center")
+    axes.set_xticks(range(len(columns)), columns)
+    axes.set_yticks(range(len(rows)), rows)
+    figure.colorbar(image, ax=axes, label=label)
+    caption = f"{label} by {row_field} × {column_field or 'all'}"
+    uri = _png(figure)
+    plt.close(figure)
+    return caption, uri
+
+
+def _mean(values: Sequence[float] | None) -> float | None:
     return sum(values) / len(values) if values else None
 
 
