@@ -248,7 +248,9 @@ def pytest_configure(config: pytest.Config) -> None:
                 raise GateError(
                     f"--gate {options.gate!r} compares with a baseline: give --gate-baseline RUN_DIR"
                 )
-            if options.gate_baseline is not None and not (options.gate_baseline / "results.jsonl").exists():
+            baseline = options.gate_baseline
+            # A listing (--collect-only) reads no baseline, so it may name one not made yet.
+            if baseline is not None and not dry_run(config) and not (baseline / "results.jsonl").exists():
                 raise GateError(f"--gate-baseline {options.gate_baseline}: no results.jsonl there")
         elif options.gate_allow_unscored is not None:
             raise GateError("--gate-allow-unscored needs a --gate")

@@ -68,6 +68,9 @@ class MountPlan:
                 out += ["--ro-bind", str(path), str(path)]
         for path in self.etc:
             out += ["--ro-bind", str(path), str(path)]
+        # The /tmp tmpfs comes before the Python environment: a checkout (and so its sandbox
+        # environment) may itself live under /tmp, and a later tmpfs would hide it.
+        out += ["--size", str(self.tmp_bytes), "--tmpfs", "/tmp", "--dir", WORK_DIR]
         for path in self.python:
             out += ["--ro-bind", str(path), str(path)]
         for path in self.covered:
@@ -86,8 +89,6 @@ class MountPlan:
             "--symlink", "/proc/self/fd/2", "/dev/stderr",
             "--size", str(SHM_BYTES), "--tmpfs", "/dev/shm",
             "--remount-ro", "/dev",
-            "--size", str(self.tmp_bytes), "--tmpfs", "/tmp",
-            "--dir", WORK_DIR,
             "--ro-bind", str(input_dir), INPUT_DIR,
             "--remount-ro", "/",
         ]  # fmt: skip
