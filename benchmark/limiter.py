@@ -37,7 +37,10 @@ class GatedAdapter:
         slots: int,
         ledger: RequestLedger | None = None,
         max_cost_usd: float | None = None,
+        permits: threading.BoundedSemaphore | None = None,
     ) -> None:
+        """``permits``: the slots of another gate, so that the gates of every model a case asks
+        (the model under test, a modifier, a judge) share one in-flight bound."""
         if slots < 1:
             raise ValueError(f"a gate needs at least one slot, got {slots}")
         self.inner = inner
@@ -45,7 +48,7 @@ class GatedAdapter:
         self.slots = slots
         self.ledger = ledger
         self.max_cost_usd = max_cost_usd
-        self._permits = threading.BoundedSemaphore(slots)
+        self.permits = permits if permits is not None else threading.BoundedSemaphore(slots)
 
     def describe(self) -> dict[str, object]:
         return self.inner.describe()
@@ -57,7 +60,7 @@ class GatedAdapter:
 
     def complete(self, request: CompletionRequest) -> Completion:
         self._check_budget(request)
-        with self._permits:
+        with self.permits:
             self._check_budget(request)  # the wait for a slot may have been long
             started = time.perf_counter()
             try:

@@ -20,9 +20,11 @@ import dataclasses
 import json
 import os
 import sys
+import threading
 import time
 import traceback
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -80,11 +82,24 @@ OUTPUT_TAIL_CHARS = 8000
 @dataclass
 class ModelSide:
     """One process's model side: the adapter the cases use, its share of the run and its generation
-    phase (None until started, and for runs that have none)."""
+    phase (None until started, and for runs that have none). ``build`` makes the adapter of any
+    alias on the same stack (cache, the shared in-flight slots, ledger and spend cap): the other
+    models a suite asks (:attr:`CaseContext.models`) are built with it on first use."""
 
     adapter: ModelAdapter
     share: Share
+    build: Callable[[str], ModelAdapter]
     phase: GenerationPhase | None = None
+    others: dict[str, ModelAdapter] = field(default_factory=dict)
+
+    def other(self, alias: str) -> ModelAdapter:
+        with _OTHERS_LOCK:
+            if alias not in self.others:
+                self.others[alias] = self.build(alias)
+            return self.others[alias]
+
+
+_OTHERS_LOCK = threading.Lock()
 
 
 @dataclass
@@ -275,7 +290,7 @@ def pytest_configure(config: pytest.Config) -> None:
             state.run = RunPaths(Path(config.workerinput[_WORKER_RUN_DIR]))  # type: ignore[attr-defined]
             state.session = config.workerinput[_WORKER_SESSION]  # type: ignore[attr-defined]
         else:
-            _check_model_options(options)
+            _check_model_options(options, _other_models(config, suite))
             run_dir = choose_run_dir(
                 rootdir / "reports", options.model, suite.name, options.report_dir, options.resume
             )
@@ -303,29 +318,39 @@ def pytest_configure(config: pytest.Config) -> None:
         config.pluginmanager.register(_XdistHooks(config), "optbench-xdist")
 
 
-def _check_model_options(options: RunOptions) -> None:
-    """Resolve the alias once up front so a typo fails before any case runs, with the known list;
+def _other_models(config: pytest.Config, suite: Suite) -> dict[str, str]:
+    """The other model aliases the suite will ask, by the option that names each (``model_options``,
+    e.g. a code modifier's), for those given on this command line."""
+    given = {name: config.getoption(name) for name in getattr(suite, "model_options", ())}
+    return {name: str(alias) for name, alias in given.items() if alias}
+
+
+def _check_model_options(options: RunOptions, others: dict[str, str]) -> None:
+    """Resolve every alias once up front so a typo fails before any case runs, with the known list;
     refuse a spend cap that could not be enforced."""
     assert options.model is not None
     if options.max_in_flight < 1:
         raise pytest.UsageError(f"--max-in-flight must be at least 1, got {options.max_in_flight}")
-    try:
-        adapter = resolve_adapter(
-            options.model,
-            models_file=options.models_file,
-            cache_dir=options.cache_dir,
-            offline=options.offline,
-            cache_mode=options.cache,
-        )
-    except (ValueError, OSError) as exc:
-        raise pytest.UsageError(f"--model={options.model}: {exc}") from None
-    if options.max_cost is not None:
+    if options.max_cost is not None and options.max_cost <= 0:
+        raise pytest.UsageError(f"--max-cost must be positive, got {options.max_cost:g}")
+    for option, alias in {"--model": options.model, **others}.items():
+        try:
+            adapter = resolve_adapter(
+                alias,
+                models_file=options.models_file,
+                cache_dir=options.cache_dir,
+                offline=options.offline,
+                cache_mode=options.cache,
+            )
+        except (ValueError, OSError) as exc:
+            raise pytest.UsageError(f"{option}={alias}: {exc}") from None
         described = adapter.describe()
-        if options.max_cost <= 0:
-            raise pytest.UsageError(f"--max-cost must be positive, got {options.max_cost:g}")
-        if described.get("input_price_per_mtok") is None or described.get("output_price_per_mtok") is None:
+        priced = described.get("input_price_per_mtok") is not None
+        if options.max_cost is not None and not (
+            priced and described.get("output_price_per_mtok") is not None
+        ):
             raise pytest.UsageError(
-                f"--max-cost needs the cost of every call, but model {options.model} has no "
+                f"--max-cost needs the cost of every call, but model {alias} ({option}) has no "
                 "input_price_per_mtok and output_price_per_mtok in its models file"
             )
 
@@ -347,16 +372,20 @@ def model_side(config: pytest.Config) -> ModelSide:
         share = _share(config)
         ledger = RequestLedger(state.run.root / LEDGER_FILE, state.session)
         slots = share.slots(options.max_in_flight)
-        adapter = resolve_adapter(
-            options.model,
-            models_file=options.models_file,
-            cache_dir=options.cache_dir,
-            offline=options.offline,
-            cache_mode=options.cache,
-            session=state.session,
-            behind_cache=lambda inner: GatedAdapter(inner, slots, ledger, options.max_cost),
-        )
-        state.model_side = ModelSide(adapter=adapter, share=share)
+        permits = threading.BoundedSemaphore(slots)
+
+        def build(alias: str) -> ModelAdapter:
+            return resolve_adapter(
+                alias,
+                models_file=options.models_file,
+                cache_dir=options.cache_dir,
+                offline=options.offline,
+                cache_mode=options.cache,
+                session=state.session,
+                behind_cache=lambda inner: GatedAdapter(inner, slots, ledger, options.max_cost, permits),
+            )
+
+        state.model_side = ModelSide(adapter=build(options.model), share=share, build=build)
     return state.model_side
 
 
@@ -528,6 +557,8 @@ class Runtime:
     """What every case of one worker shares: the adapter, the sandbox and the resume set."""
 
     adapter: ModelAdapter
+    other: Callable[[str], ModelAdapter]
+    """The adapter of another alias a suite asks (see :meth:`ModelSide.other`)."""
     sandbox: Sandbox
     limits: Limits
     finished: dict[str, dict[str, Any]]
@@ -542,8 +573,10 @@ def bench_runtime(pytestconfig: pytest.Config) -> Runtime:
         pytest.skip("--setup-only/--setup-plan: benchmark cases are listed, not evaluated")
     assert options.model is not None
     prefer = kind_for_option(options.sandbox)
+    side = model_side(pytestconfig)
     return Runtime(
-        adapter=model_side(pytestconfig).adapter,
+        adapter=side.adapter,
+        other=side.other,
         sandbox=create_sandbox(_hidden_paths(state), prefer=prefer),
         limits=Limits(wall_timeout_s=options.exec_timeout, memory_mb=options.memory_mb),
         finished=finished_cases(state.run.results) if options.resume else {},
@@ -622,6 +655,7 @@ def bench_verdict(request: pytest.FixtureRequest, bench_case: Case, bench_runtim
         context = CaseContext(
             case=bench_case,
             adapter=calls,
+            models=lambda alias: CallLog(bench_runtime.other(alias), calls.turns),
             sandbox=bench_runtime.sandbox,
             limits=bench_runtime.limits,
             objective_only=state.options.objective_only,

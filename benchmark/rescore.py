@@ -20,6 +20,7 @@ from typing import Any
 
 from benchmark.records import FINISHED_OUTCOMES, latest_by_case, read_records
 from benchmark.run import RunPaths, read_manifest
+from benchmark.suites.base import get_suite
 
 #: The fields of a record that are its verdict; rescoring must reproduce them exactly.
 VERDICT_FIELDS: tuple[str, ...] = (
@@ -36,7 +37,7 @@ VERDICT_FIELDS: tuple[str, ...] = (
 #: Options of the original command line that rescoring replaces or must not repeat.
 _VALUE_OPTIONS_DROPPED = (
     "--model", "--report-dir", "--record", "--gate", "--gate-allow-unscored", "--cache", "--cache-dir",
-    "--max-cost", "--modifier-model", "--models-file",
+    "--max-cost", "--models-file",
 )  # fmt: skip
 _FLAGS_DROPPED = ("--resume", "--offline")
 _REPO = Path(__file__).resolve().parents[1]
@@ -62,15 +63,21 @@ def write_turns_replay(records: Sequence[Mapping[str, Any]], path: Path) -> int:
     return len(lines)
 
 
-def rescore_arguments(original: Sequence[str]) -> list[str]:
-    """The original pytest arguments without the model, the run folder and run-control options."""
+def rescore_arguments(
+    original: Sequence[str], model_options: Sequence[str] = (), replay: Path | None = None
+) -> list[str]:
+    """The original pytest arguments without the model, the run folder and run-control options;
+    an option of ``model_options`` (another model the suite asks, e.g. a code modifier) is pointed
+    at ``replay``, the log's turns, like the model under test."""
     kept: list[str] = []
     index = 0
     while index < len(original):
         arg = original[index]
         name = arg.split("=", 1)[0]
-        if name in _VALUE_OPTIONS_DROPPED:
+        if name in _VALUE_OPTIONS_DROPPED or name in model_options:
             index += 1 if "=" in arg else 2
+            if name in model_options and replay is not None:
+                kept.append(f"{name}=replay:{replay}")
             continue
         if arg not in _FLAGS_DROPPED:
             kept.append(arg)
@@ -100,7 +107,8 @@ def rescore(run_dir: Path) -> int:
     if not paths.results.exists():
         print(f"{paths.results}: no results file; is {run_dir} a run folder?", file=sys.stderr)
         return 2
-    sessions = read_manifest(paths).get("sessions") or []
+    manifest = read_manifest(paths)
+    sessions = manifest.get("sessions") or []
     if not sessions:
         print(f"{paths.manifest}: no session recorded, so the run's command line is unknown", file=sys.stderr)
         return 2
@@ -111,8 +119,10 @@ def rescore(run_dir: Path) -> int:
     replay = out / "turns.jsonl"
     turns = write_turns_replay(list(latest.values()), replay)
     (out / "results.jsonl").unlink(missing_ok=True)
+    model_options = getattr(get_suite(str(manifest.get("suite") or "")), "model_options", ())
+    arguments = rescore_arguments(sessions[0]["args"], model_options, replay)
     command = [
-        sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *rescore_arguments(sessions[0]["args"]),
+        sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *arguments,
         f"--model=replay:{replay}", f"--report-dir={out / 'run'}", f"--cache-dir={out / 'unused-cache'}",
         "--cache=off",
     ]  # fmt: skip

@@ -4,11 +4,15 @@ replayed hand-written answers, a replay code modifier and the public release's f
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import REPO, BenchRun
+from benchmark.ledger import LEDGER_FILE
+from tests.chat_server import ChatServer, Reply
+from tests.conftest import REPO, BenchRun, run_bench
 
 pytestmark = pytest.mark.slow
 
@@ -237,3 +241,62 @@ def test_a_damaged_line_is_one_errored_case(bench, tmp_path: Path) -> None:
     (record,) = run.records
     assert record["outcome"] == "error" and record["category"] == "dataset_error"
     assert "lp.jsonl:2" in record["detail"] and "about 3" in record["detail"]
+
+
+def _loopback_models(tmp_path: Path, server: ChatServer) -> Path:
+    """Two aliases of the loopback server: the model under test and a separate code modifier."""
+    entry = (
+        f'base_url = "{server.base_url}"\nmodel = "loopback"\nmax_retries = 0\n'
+        "input_price_per_mtok = 3.0\noutput_price_per_mtok = 15.0\n"
+    )
+    path = tmp_path / "models.toml"
+    path.write_text(f"[models.loop]\n{entry}\n[models.fixer]\n{entry}", encoding="utf-8")
+    return path
+
+
+def _broken_then_fixed(body: dict, seen: int) -> Reply:
+    """The task prompt gets ODE case 3's broken program; the modifier's prompt, its reference."""
+    prompt = body["messages"][0]["content"]
+    prompt = prompt if isinstance(prompt, str) else " ".join(p.get("text", "") for p in prompt)
+    fixing = "Error message:" in prompt
+    return Reply(text=_fence(_case(ODE, 3)["reference"] if fixing else _broken_ode(3), "python"))
+
+
+@pytest.fixture
+def no_proxy(monkeypatch: pytest.MonkeyPatch) -> None:
+    for var in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy"):
+        monkeypatch.delenv(var, raising=False)
+
+
+def test_a_separate_modifier_model_is_asked_through_the_case_context(tmp_path: Path, no_proxy: None) -> None:
+    """--modifier-model's calls pass the run's gate (ledger), are recorded as turns of the case (so
+    rescore replays them with no endpoint) and count against --max-cost like the first call."""
+    key = _key(ODE, 3)
+    select = ("--suite=mamo", "-k", _selection(key), "-n", "0", "--max-in-flight=1", "--cache=off")
+    server = ChatServer(_broken_then_fixed)
+    with server.running():
+        models = _loopback_models(tmp_path, server)
+        run = run_bench(
+            tmp_path / "run", "--model=loop", "--modifier-model=fixer", f"--models-file={models}", *select
+        )
+        capped = run_bench(
+            tmp_path / "capped", "--model=loop", "--modifier-model=fixer", "--max-cost=0.005",
+            f"--models-file={models}", *select,
+        )  # fmt: skip
+    (record,) = run.records
+    assert record["scores"] == {"raw": 0.0, "modified": 1.0, "executed_raw": 0.0, "executed_modified": 1.0}
+    assert [t["key"] for t in record["turns"]] == [key, f"{key}/modify1"], run.output[-3000:]
+    assert record["model_calls"] == 2 and record["cost_usd"] == pytest.approx(0.012)
+    ledger = [json.loads(line) for line in (run.run_dir / LEDGER_FILE).read_text().splitlines()]
+    assert [line["case"] for line in ledger] == [key, f"{key}/modify1"]
+    # one request fits under $0.005, so the modifier's (each costs $0.006) is refused
+    (refused,) = capped.records
+    assert (refused["outcome"], refused["category"]) == ("error", "api_error")
+    assert "budget exhausted" in refused["detail"] and f"{key}/modify1" in refused["detail"]
+    assert len(server.requests) == 3
+    done = subprocess.run(
+        [sys.executable, "-m", "benchmark", "rescore", str(run.run_dir)],
+        cwd=REPO, capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    assert done.returncode == 0 and "1 identical, 0 differ" in done.stdout, done.stdout + done.stderr
+    assert len(server.requests) == 3  # the rescore asked nobody

@@ -44,6 +44,15 @@ def test_rescoring_drops_the_model_and_run_control_but_keeps_the_selection() -> 
         "2",
     ]
     assert rescore_arguments(original) == ["-k", "mf_e", "-n", "2"]
+    # another model the suite asks (a modifier, a judge) is replayed from the log like the model
+    asks = ["--model=claude", "--modifier-model", "gpt", "--shots=2", "--judge-model=x"]
+    replay = Path("turns.jsonl")
+    rewritten = rescore_arguments(asks, ("--modifier-model", "--judge-model"), replay)
+    assert rewritten == [
+        "--modifier-model=replay:turns.jsonl",
+        "--shots=2",
+        "--judge-model=replay:turns.jsonl",
+    ]
 
 
 @pytest.mark.slow

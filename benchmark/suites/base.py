@@ -95,23 +95,48 @@ class CaseContext:
     max_tokens: int = 16384
     accounting: Accounting = field(default_factory=Accounting)
     model_ids: list[str] = field(default_factory=list)
+    models: Callable[[str], ModelAdapter] | None = None
+    """The adapter of another model alias a suite asks besides the model under test (a code
+    modifier, a judge), built by the harness on the same stack as the model under test: response
+    cache, in-flight limit, request ledger and ``--max-cost``, and every call recorded as a turn."""
 
-    def complete(self, messages: Sequence[Message], reference: Callable[[], str] | None = None) -> Completion:
+    def complete(
+        self,
+        messages: Sequence[Message],
+        reference: Callable[[], str] | None = None,
+        *,
+        key: str | None = None,
+        model: str | None = None,
+        temperature: float | None = None,
+    ) -> Completion:
         """Ask the model; ``reference`` is what the oracle answers with (other adapters ignore it).
-        Adapter faults propagate as :class:`adapters.base.AdapterError`."""
+
+        ``key`` names a follow-up call of the case (request key ``<case>/<key>``, also its replay
+        key); ``model`` sends the call to another model alias (see :attr:`models`; None: the model
+        under test); ``temperature`` overrides the sample's (a judge decodes greedily). Adapter
+        faults propagate as :class:`adapters.base.AdapterError`."""
         request = CompletionRequest(
-            case_key=self.case.key,
+            case_key=self.case.key if key is None else f"{self.case.key}/{key}",
             messages=tuple(messages),
             decoding=Decoding(
-                temperature=self.case.temperature, max_tokens=self.max_tokens, sample_index=self.case.sample
+                temperature=self.case.temperature if temperature is None else temperature,
+                max_tokens=self.max_tokens,
+                sample_index=self.case.sample,
             ),
             reference=reference,
         )
-        completion = self.adapter.complete(request)
+        completion = self._adapter_for(model).complete(request)
         self.accounting.add(completion)
         if completion.model_id not in self.model_ids:
             self.model_ids.append(completion.model_id)
         return completion
+
+    def _adapter_for(self, model: str | None) -> ModelAdapter:
+        if model is None or model == self.adapter.name:
+            return self.adapter
+        if self.models is None:
+            raise ValueError(f"{self.case.key}: this harness offers no model besides {self.adapter.name}")
+        return self.models(model)
 
 
 @runtime_checkable
@@ -127,6 +152,8 @@ class Suite(Protocol):
     failure_categories: tuple[str, ...]
     """Every category a failed verdict of this suite may carry, in report order; any other is a
     harness error."""
+    # Optional: ``model_options``, the long options (``--modifier-model``) whose value is a model
+    # alias the suite asks besides the model under test; ``rescore`` points them at the run's log.
 
     def add_commands(self, add_command: Callable[..., argparse.ArgumentParser]) -> None:
         """Register the suite's ``python -m benchmark`` subcommands (dataset generation, checks)

@@ -16,8 +16,7 @@ from typing import Any
 
 import pytest
 
-from adapters import resolve_adapter
-from adapters.base import CompletionRequest, Decoding, ModelAdapter, OracleUnavailable
+from adapters.base import OracleUnavailable
 from benchmark.cases import Case, InstanceRef
 from benchmark.messages import Message
 from benchmark.reporting.render import Table
@@ -58,11 +57,12 @@ class MamoSuite:
     #: ``wrong_ode_value``: an ODE program ran and printed a number that is not the answer (there is no
     #: objective to be wrong about); ``wrong_objective``: an ``.lp`` model's optimum is not the answer.
     failure_categories: tuple[str, ...] = (*EXECUTION_CATEGORIES, "wrong_ode_value", "wrong_objective")
+    #: The modifier is a model alias: the harness asks it on the run's stack, ``rescore`` replays it.
+    model_options: tuple[str, ...] = ("--modifier-model",)
 
     def __init__(self) -> None:
         self.shots = DEFAULT_SHOTS
         self.modifier_passes = 1
-        self.modifier: ModelAdapter | None = None
         self.modifier_alias: str | None = None
         self.lp_solver = "highs"
         self._lp_script = ""
@@ -104,20 +104,8 @@ class MamoSuite:
             self._lp_script = solver_script(self.lp_solver)
         except ValueError as exc:
             raise pytest.UsageError(f"--lp-solver: {exc}") from None
-        alias = config.getoption("modifier_model")
-        self.modifier = None
-        if alias:
-            models_file = config.getoption("models_file")
-            try:
-                self.modifier = resolve_adapter(
-                    alias,
-                    models_file=Path(models_file) if models_file else None,
-                    cache_dir=Path(config.getoption("cache_dir")),
-                    offline=config.getoption("offline"),
-                )
-            except (ValueError, OSError) as exc:
-                raise pytest.UsageError(f"--modifier-model={alias}: {exc}") from None
-        self.modifier_alias = alias
+        # The harness resolves (and checks) the alias and builds its adapter on the run's stack.
+        self.modifier_alias = config.getoption("modifier_model")
 
     def report_tables(self, records: Sequence[Mapping[str, Any]]) -> list[Table]:
         return reporting.report_tables(records)
@@ -142,24 +130,11 @@ class MamoSuite:
             return run_python(artifact, context.sandbox, context.limits)
         return run_lp(artifact, self._lp_script, context.sandbox, context.limits)
 
-    def _asker(
-        self, case: Case, context: CaseContext
-    ) -> Callable[[list[Message], int, Callable[[], str]], str]:
-        adapter = self.modifier or context.adapter
-
+    def _asker(self, context: CaseContext) -> Callable[[list[Message], int, Callable[[], str]], str]:
         def ask(messages: list[Message], number: int, reference: Callable[[], str]) -> str:
-            request = CompletionRequest(
-                case_key=f"{case.key}/modify{number}",
-                messages=tuple(messages),
-                decoding=Decoding(
-                    temperature=case.temperature, max_tokens=context.max_tokens, sample_index=case.sample
-                ),
-                reference=reference,
+            completion = context.complete(
+                messages, reference=reference, key=f"modify{number}", model=self.modifier_alias
             )
-            completion = adapter.complete(request)
-            context.accounting.add(completion)
-            if completion.model_id not in context.model_ids:
-                context.model_ids.append(completion.model_id)
             return completion.text
 
         return ask
@@ -198,7 +173,7 @@ class MamoSuite:
                 raw,
                 ode=question.is_ode,
                 passes=self.modifier_passes,
-                ask=self._asker(case, context),
+                ask=self._asker(context),
                 execute=lambda artifact: self._execute(artifact, question.is_ode, context),
             )
             final = modified.attempt

@@ -16,8 +16,7 @@ from typing import Any
 
 import pytest
 
-from adapters import resolve_adapter
-from adapters.base import AdapterError, CompletionRequest, Decoding, ModelAdapter
+from adapters.base import AdapterError
 from benchmark.cases import Case, InstanceRef
 from benchmark.reporting.render import Table
 from benchmark.suites.base import CaseContext, Grouping
@@ -51,9 +50,10 @@ class NLDataSuite:
         Grouping("difficulty", order=("easy", "medium", "hard")),
     )
     failure_categories: tuple[str, ...] = ERROR_CATEGORIES
+    #: The judge is a model alias: the harness asks it on the run's stack, ``rescore`` replays it.
+    model_options: tuple[str, ...] = ("--judge-model",)
 
     def __init__(self) -> None:
-        self.judge: ModelAdapter | None = None
         self.judge_alias: str | None = None
         self.backend = BackendChoice(BACKEND, "not configured yet")
 
@@ -75,19 +75,8 @@ class NLDataSuite:
             self.backend = backends.choose(config.getoption("nldata_backend"))
         except ValueError as exc:
             raise pytest.UsageError(str(exc)) from None
-        alias = config.getoption("judge_model")
-        self.judge, self.judge_alias = None, alias
-        if alias:
-            models_file = config.getoption("models_file")
-            try:
-                self.judge = resolve_adapter(
-                    alias,
-                    models_file=Path(models_file) if models_file else None,
-                    cache_dir=Path(config.getoption("cache_dir")),
-                    offline=config.getoption("offline"),
-                )
-            except (ValueError, OSError) as exc:
-                raise pytest.UsageError(f"--judge-model={alias}: {exc}") from None
+        # The harness resolves (and checks) the alias and builds its adapter on the run's stack.
+        self.judge_alias = config.getoption("judge_model")
 
     def report_tables(self, records: Sequence[Mapping[str, Any]]) -> list[Table]:
         return reporting.report_tables(records)
@@ -111,21 +100,18 @@ class NLDataSuite:
             "backend_reason": self.backend.reason,
         }
 
-    def _judge(
-        self, case: Case, context: CaseContext, task: dataset.Task, model: str, data: str
-    ) -> dict[str, Any]:
-        assert self.judge is not None
-        request = CompletionRequest(
-            case_key=f"{case.key}/judge",
-            messages=tuple(judge_messages(task.gold_model, task.gold_data, model, data)),
-            decoding=Decoding(temperature=0.0, max_tokens=context.max_tokens, sample_index=case.sample),
-            reference=lambda: oracle_judgement(task.gold_model, task.gold_data, model, data),
-        )
+    def _judge(self, context: CaseContext, task: dataset.Task, model: str, data: str) -> dict[str, Any]:
+        assert self.judge_alias is not None
         try:
-            completion = self.judge.complete(request)
+            completion = context.complete(
+                judge_messages(task.gold_model, task.gold_data, model, data),
+                reference=lambda: oracle_judgement(task.gold_model, task.gold_data, model, data),
+                key="judge",
+                model=self.judge_alias,
+                temperature=0.0,
+            )
         except AdapterError as exc:
             return {"model": self.judge_alias, "score": None, "error": f"{exc.kind}: {exc}"}
-        context.accounting.add(completion)
         score = parse_score(completion.text)
         return {
             "model": self.judge_alias,
@@ -178,8 +164,8 @@ class NLDataSuite:
                 "data_file": extracted.data,
             }
         )
-        if self.judge is not None:
-            judgement = self._judge(case, context, task, extracted.model, extracted.data)
+        if self.judge_alias:
+            judgement = self._judge(context, task, extracted.model, extracted.data)
             extra["judge"] = judgement
             if judgement["score"] is not None:
                 scores["llm_es"] = float(judgement["score"])
