@@ -7,9 +7,8 @@ optimization instance the least number of colours and a colouring that attains i
 
 from __future__ import annotations
 
-import textwrap
-
 from benchmark.suites.mmopt.generation.protocol import DerivedArtifacts, VerifiedRecord
+from benchmark.suites.mmopt.generation.task_text import output_contract, task_text
 from benchmark.suites.mmopt.subcategories.graph_coloring.generator import (
     answer_colours,
     colours_available,
@@ -18,7 +17,6 @@ from benchmark.suites.mmopt.subcategories.graph_coloring.generator import (
     max_clique,
 )
 
-WIDTH = 100
 READING = (
     "The figure visual_0.png is the adjacency matrix of an undirected simple graph. The bold numbers "
     "heading the rows and the columns are the vertices. A dot in the cell of row u and column v means "
@@ -39,32 +37,29 @@ TASK = {
     ),
 }
 CONTRACT = {
-    True: """\
-Formulate this as an optimization (feasibility) model and write Python code with a function solve()
-that takes no arguments, builds and solves the model, and returns a dict with the keys:
+    True: output_contract(
+        """\
 - "status": "feasible" when such a colouring exists, "infeasible" when it is proven that none exists;
 - "color_assignment": when feasible, a dict that maps every vertex (its number, as in the figure)
   to its colour; omit it or leave it empty when infeasible.
 """,
-    False: """\
-Formulate this as an optimization model and write Python code with a function solve() that takes
-no arguments, builds and solves the model, and returns a dict with the keys:
+        feasibility=True,
+    ),
+    False: output_contract(
+        """\
 - "status": "optimal" when an optimal colouring is found;
 - "objective_value": the minimum number of colours, as a number;
 - "color_assignment": a dict that maps every vertex (its number, as in the figure) to its colour.
-""",
+"""
+    ),
 }
 
 
 def task_input(record: VerifiedRecord) -> str:
     decision = is_decision(record.instance)
-    paragraphs = [
-        "Graph colouring (combinatorial and logical models)",
-        textwrap.fill(READING.format(colours=COLOURS if decision else ""), WIDTH),
-        textwrap.fill(TASK[decision], WIDTH),
-        CONTRACT[decision],
-    ]
-    return "\n\n".join(paragraphs)
+    reading = READING.format(colours=COLOURS if decision else "")
+    title = "Graph colouring (combinatorial and logical models)"
+    return task_text(title, reading, TASK[decision], contract=CONTRACT[decision])
 
 
 def canonical_specification(record: VerifiedRecord) -> str:

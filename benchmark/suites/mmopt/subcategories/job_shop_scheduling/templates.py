@@ -6,18 +6,17 @@ job, route, machine and duration is read from the figure.
 
 from __future__ import annotations
 
-import textwrap
 from collections.abc import Mapping
 from typing import Any
 
 from benchmark.suites.mmopt.generation.protocol import DerivedArtifacts, VerifiedRecord
+from benchmark.suites.mmopt.generation.task_text import output_contract, task_text
 from benchmark.suites.mmopt.subcategories.job_shop_scheduling.generator import (
     formulation_size,
     longest_job,
     machine_loads,
 )
 
-WIDTH = 100
 READING = (
     "The figure visual_0.png is an operation layout of a job shop. Each row is a job (bold name J "
     "followed by a number at the left). The blocks of a row are the job's operations in the order "
@@ -33,25 +32,19 @@ TASK = (
     "times are nonnegative and may be continuous. Minimize the makespan, the time at which the last "
     "operation finishes. All jobs, machines, routes and processing times must be read from the figure."
 )
-CONTRACT = """\
-Formulate this as an optimization model and write Python code with a function solve() that takes
-no arguments, builds and solves the model, and returns a dict with the keys:
+CONTRACT = output_contract(
+    """\
 - "status": "optimal" when an optimal schedule is found;
 - "objective_value": the minimum makespan, as a number;
 - "schedule": a list with one record per operation, each a dict with the keys "job", "operation",
   "machine", "start" and "finish", names written as in the figure (for example
   {"job": "J1", "operation": "O1", "machine": "M2", "start": <number>, "finish": <number>}).
 """
+)
 
 
 def task_input(instance: Mapping[str, Any]) -> str:
-    paragraphs = [
-        "Job-shop scheduling (scheduling and sequencing)",
-        textwrap.fill(READING, WIDTH),
-        textwrap.fill(TASK, WIDTH),
-        CONTRACT,
-    ]
-    return "\n\n".join(paragraphs)
+    return task_text("Job-shop scheduling (scheduling and sequencing)", READING, TASK, contract=CONTRACT)
 
 
 def _routes(instance: Mapping[str, Any]) -> list[str]:

@@ -6,18 +6,17 @@ cost, setup time and initial stock is read from the figures.
 
 from __future__ import annotations
 
-import textwrap
 from collections.abc import Mapping
 from typing import Any
 
 from benchmark.suites.mmopt.generation.protocol import DerivedArtifacts, VerifiedRecord
+from benchmark.suites.mmopt.generation.task_text import output_contract, task_text
 from benchmark.suites.mmopt.subcategories.lot_sizing_production_planning.generator import (
     formulation_size,
     simple_plan_costs,
 )
 from benchmark.suites.mmopt.subcategories.lot_sizing_production_planning.renderer import split
 
-WIDTH = 100
 WHERE_ONE = "The figure visual_0.png holds the demand grid (top) and the cost table (below it)."
 WHERE_TWO = "The figure visual_0.png holds the demand grid and the figure visual_1.png the cost table."
 READING = (
@@ -39,9 +38,8 @@ TASK = (
     "holding and setups is minimal. Stock carries over from one period to the next. All data must "
     "be read from the figures."
 )
-CONTRACT = """\
-Formulate this as an optimization model and write Python code with a function solve() that takes
-no arguments, builds and solves the model, and returns a dict with the keys:
+CONTRACT = output_contract(
+    """\
 - "status": "optimal" when an optimal plan is found;
 - "objective_value": the minimum total cost, as a number;
 - "production": {product: {period: units produced}}, names as in the figures
@@ -50,19 +48,15 @@ no arguments, builds and solves the model, and returns a dict with the keys:
 - "setup": {product: {period: a binary flag, one where the product is set up (produced) in that
   period and zero elsewhere}}.
 """
+)
 
 
 def task_input(instance: Mapping[str, Any]) -> str:
     reading = f"{WHERE_TWO if split(instance) else WHERE_ONE} {READING}"
     if "setup_time" in instance:
         reading += " " + SETUP_TIME
-    paragraphs = [
-        "Lot sizing and production planning (multi-period and system planning)",
-        textwrap.fill(reading, WIDTH),
-        textwrap.fill(TASK, WIDTH),
-        CONTRACT,
-    ]
-    return "\n\n".join(paragraphs)
+    title = "Lot sizing and production planning (multi-period and system planning)"
+    return task_text(title, reading, TASK, contract=CONTRACT)
 
 
 def _first(row: Mapping[str, Any]) -> Any:

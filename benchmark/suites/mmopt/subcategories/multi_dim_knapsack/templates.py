@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import textwrap
-
 from benchmark.suites.mmopt.generation.protocol import DerivedArtifacts, VerifiedRecord
+from benchmark.suites.mmopt.generation.task_text import output_contract, task_text
 from benchmark.suites.mmopt.subcategories.multi_dim_knapsack.generator import greedy_value
 from benchmark.suites.mmopt.subcategories.multi_dim_knapsack.renderer import panels
 
-WIDTH = 100
 READING = (
     "The figure visual_0.png is a table with one column per item; the bold numbers in the header are "
     'the item numbers.{split} The row "value" gives each item\'s value, and each row named R followed '
@@ -23,25 +21,19 @@ TASK = (
     "selected items does not exceed its capacity, and the total value of the selected items is as "
     "large as possible."
 )
-CONTRACT = """\
-Formulate this as an optimization model and write Python code with a function solve() that takes
-no arguments, builds and solves the model, and returns a dict with the keys:
+CONTRACT = output_contract(
+    """\
 - "status": "optimal" when an optimal selection is found;
 - "objective_value": the maximum total value, as a number;
 - "selected_items": the list of the numbers of the selected items.
 """
+)
 
 
 def task_input(record: VerifiedRecord) -> str:
     split = SPLIT if len(panels(record.instance)) > 1 else ""
-    return "\n\n".join(
-        [
-            "Multi-dimensional knapsack (combinatorial and logical models)",
-            textwrap.fill(READING.format(split=split), WIDTH),
-            textwrap.fill(TASK, WIDTH),
-            CONTRACT,
-        ]
-    )
+    title = "Multi-dimensional knapsack (combinatorial and logical models)"
+    return task_text(title, READING.format(split=split), TASK, contract=CONTRACT)
 
 
 def canonical_specification(record: VerifiedRecord) -> str:

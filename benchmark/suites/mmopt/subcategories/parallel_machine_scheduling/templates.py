@@ -6,17 +6,16 @@ contract; every time, release, setup and eligibility is read from the figure.
 
 from __future__ import annotations
 
-import textwrap
 from collections.abc import Mapping
 from typing import Any
 
 from benchmark.suites.mmopt.generation.protocol import DerivedArtifacts, VerifiedRecord
+from benchmark.suites.mmopt.generation.task_text import output_contract, task_text
 from benchmark.suites.mmopt.subcategories.parallel_machine_scheduling.generator import (
     formulation_size,
     single_job_bound,
 )
 
-WIDTH = 100
 READING = (
     "The figure visual_0.png is a table of jobs and parallel machines. Each row is a job (bold name "
     "J followed by a number) and each machine column (M followed by a number) gives the job's "
@@ -34,9 +33,8 @@ TASK = (
     "that each machine handles at most one job at a time and no job is interrupted. Minimize the "
     "makespan, the time at which the last job finishes. All data must be read from the figure."
 )
-CONTRACT = """\
-Formulate this as an optimization model and write Python code with a function solve() that takes
-no arguments, builds and solves the model, and returns a dict with the keys:
+CONTRACT = output_contract(
+    """\
 - "status": "optimal" when an optimal schedule is found;
 - "objective_value": the minimum makespan, as a number;
 - "assignment": a dict mapping each job to its machine, written as in the figure (for example
@@ -44,6 +42,7 @@ no arguments, builds and solves the model, and returns a dict with the keys:
 - "schedule": a list with one record per job, each a dict with the keys "job", "machine", "start"
   and "finish" (start is when the machine begins the job{setup_note}).
 """
+)
 
 
 def task_input(instance: Mapping[str, Any]) -> str:
@@ -53,13 +52,9 @@ def task_input(instance: Mapping[str, Any]) -> str:
     if "setup_time" in instance:
         reading += " " + SETUP
     setup_note = ", its setup first" if "setup_time" in instance else ""
-    paragraphs = [
-        "Parallel-machine scheduling (scheduling and sequencing)",
-        textwrap.fill(reading, WIDTH),
-        textwrap.fill(TASK, WIDTH),
-        CONTRACT.replace("{setup_note}", setup_note),
-    ]
-    return "\n\n".join(paragraphs)
+    contract = CONTRACT.replace("{setup_note}", setup_note)
+    title = "Parallel-machine scheduling (scheduling and sequencing)"
+    return task_text(title, reading, TASK, contract=contract)
 
 
 def _job_line(instance: Mapping[str, Any], job: str) -> str:

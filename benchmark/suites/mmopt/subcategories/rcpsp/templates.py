@@ -6,12 +6,10 @@ demand and capacity is read from the figures.
 
 from __future__ import annotations
 
-import textwrap
-
 from benchmark.suites.mmopt.generation.protocol import DerivedArtifacts, VerifiedRecord
+from benchmark.suites.mmopt.generation.task_text import output_contract, task_text
 from benchmark.suites.mmopt.subcategories.rcpsp.generator import critical_path, formulation_size
 
-WIDTH = 100
 READING = (
     "The figure visual_0.png is the project network: each box is an activity (A followed by a number) "
     "with its duration after d=, an arrow from one activity to another means the first must finish "
@@ -26,24 +24,18 @@ TASK = (
     "no resource beyond its capacity. Minimize the makespan, the time at which the last activity "
     "finishes. All data must be read from the figures."
 )
-CONTRACT = """\
-Formulate this as an optimization model and write Python code with a function solve() that takes
-no arguments, builds and solves the model, and returns a dict with the keys:
+CONTRACT = output_contract(
+    """\
 - "status": "optimal" when an optimal schedule is found;
 - "objective_value": the minimum makespan, as a number;
 - "activity_start_times": a dict mapping each activity name, as in the figures, to its start time.
 """
+)
 
 
 def task_input(record: VerifiedRecord) -> str:
-    return "\n\n".join(
-        [
-            "Resource-constrained project scheduling (scheduling and sequencing)",
-            textwrap.fill(READING, WIDTH),
-            textwrap.fill(TASK, WIDTH),
-            CONTRACT,
-        ]
-    )
+    title = "Resource-constrained project scheduling (scheduling and sequencing)"
+    return task_text(title, READING, TASK, contract=CONTRACT)
 
 
 def canonical_specification(record: VerifiedRecord) -> str:

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import textwrap
-
 from benchmark.suites.mmopt.generation.protocol import DerivedArtifacts, VerifiedRecord
+from benchmark.suites.mmopt.generation.task_text import output_contract, task_text
 from benchmark.suites.mmopt.subcategories.set_packing.generator import greedy_weight
 from benchmark.suites.mmopt.subcategories.set_packing.renderer import panels
 
-WIDTH = 100
 READING = (
     "The bold name at the left of a row is a candidate group (G followed by a number), and the number "
     'in the "weight" column of that row is what selecting the group earns. The bold capital letters in '
@@ -20,13 +18,13 @@ TASK = (
     "are pairwise disjoint), maximizing the total weight of the selected groups. Items may stay "
     "uncovered. All groups, items, memberships and weights must be read from the {figure}."
 )
-CONTRACT = """\
-Formulate this as an optimization model and write Python code with a function solve() that takes
-no arguments, builds and solves the model, and returns a dict with the keys:
+CONTRACT = output_contract(
+    """\
 - "status": "optimal" when an optimal selection is found;
 - "objective_value": the maximum total weight, as a number;
 - "selected_groups": the list of the names of the selected groups, written as in the figure.
 """
+)
 
 
 def task_input(record: VerifiedRecord) -> str:
@@ -39,14 +37,9 @@ def task_input(record: VerifiedRecord) -> str:
             "per candidate group and one column per item; the rows are split between the figures, and "
             "each figure repeats the header row of items."
         )
-    return "\n\n".join(
-        [
-            "Set packing (combinatorial and logical models)",
-            textwrap.fill(f"{where} {READING}", WIDTH),
-            textwrap.fill(TASK.format(figure="figure" if len(figures) == 1 else "figures"), WIDTH),
-            CONTRACT,
-        ]
-    )
+    task = TASK.format(figure="figure" if len(figures) == 1 else "figures")
+    title = "Set packing (combinatorial and logical models)"
+    return task_text(title, f"{where} {READING}", task, contract=CONTRACT)
 
 
 def canonical_specification(record: VerifiedRecord) -> str:

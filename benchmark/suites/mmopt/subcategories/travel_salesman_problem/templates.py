@@ -6,16 +6,14 @@ the figures.
 
 from __future__ import annotations
 
-import textwrap
-
 from benchmark.suites.mmopt.generation import routing
 from benchmark.suites.mmopt.generation.protocol import DerivedArtifacts, VerifiedRecord
+from benchmark.suites.mmopt.generation.task_text import output_contract, task_text
 from benchmark.suites.mmopt.subcategories.travel_salesman_problem.generator import (
     cost_rule,
     heuristic_costs,
 )
 
-WIDTH = 100
 READING = (
     "Two figures describe the instance. visual_0.png is a map on a square grid whose lines are one "
     "distance unit apart, numbered along the bottom (x coordinate) and the left side (y coordinate); "
@@ -29,26 +27,22 @@ TASK = (
     "{rule} Find a tour of minimum total travel cost. There are no capacities, time windows or "
     "forbidden legs."
 )
-CONTRACT = """\
-Formulate this as an optimization model and write Python code with a function solve() that takes
-no arguments, builds and solves the model, and returns a dict with the keys:
+CONTRACT = output_contract(
+    """\
 - "status": "optimal" when an optimal tour is found;
 - "objective_value": the minimum total travel cost, as a number;
 - "tour": the list of city names in visiting order, starting and ending at the start city (so the
   start city appears first and last, every other city exactly once).
 """
+)
 
 
 def task_input(record: VerifiedRecord) -> str:
     instance = record.instance
     root = instance["root_city"]
-    paragraphs = [
-        "Travelling salesman problem (routing and tour optimization)",
-        textwrap.fill(READING.format(root=root), WIDTH),
-        textwrap.fill(TASK.format(root=root, rule=routing.rule_sentence(cost_rule(instance))), WIDTH),
-        CONTRACT,
-    ]
-    return "\n\n".join(paragraphs)
+    task = TASK.format(root=root, rule=routing.rule_sentence(cost_rule(instance)))
+    title = "Travelling salesman problem (routing and tour optimization)"
+    return task_text(title, READING.format(root=root), task, contract=CONTRACT)
 
 
 def canonical_specification(record: VerifiedRecord) -> str:

@@ -6,13 +6,11 @@ coordinates, demands, fleet size and capacity stay in the figures.
 
 from __future__ import annotations
 
-import textwrap
-
 from benchmark.suites.mmopt.generation import routing
 from benchmark.suites.mmopt.generation.protocol import DerivedArtifacts, VerifiedRecord
+from benchmark.suites.mmopt.generation.task_text import output_contract, task_text
 from benchmark.suites.mmopt.subcategories.vehicle_routing_problem.generator import cost_rule, greedy_cost
 
-WIDTH = 100
 READING = (
     "Two figures describe the instance. visual_0.png is a map on a square grid whose lines are one "
     "distance unit apart, numbered along the bottom (x coordinate) and the left side (y coordinate); "
@@ -30,25 +28,20 @@ TASK = (
     "unused). Travel is possible between every pair of locations, in both directions at the same "
     "cost. {rule} Minimize the total travel cost of all routes."
 )
-CONTRACT = """\
-Formulate this as an optimization model and write Python code with a function solve() that takes
-no arguments, builds and solves the model, and returns a dict with the keys:
+CONTRACT = output_contract(
+    """\
 - "status": "optimal" when an optimal solution is found;
 - "objective_value": the minimum total travel cost, as a number;
 - "routes": a list with one entry per vehicle used, each the list of location names in visiting
   order, starting and ending at "Depot" (for example ["Depot", "C3", "C1", "Depot"]).
 """
+)
 
 
 def task_input(record: VerifiedRecord) -> str:
     rule = routing.rule_sentence(cost_rule(record.instance))
-    paragraphs = [
-        "Capacitated vehicle routing problem (routing and tour optimization)",
-        textwrap.fill(READING, WIDTH),
-        textwrap.fill(TASK.format(rule=rule), WIDTH),
-        CONTRACT,
-    ]
-    return "\n\n".join(paragraphs)
+    title = "Capacitated vehicle routing problem (routing and tour optimization)"
+    return task_text(title, READING, TASK.format(rule=rule), contract=CONTRACT)
 
 
 def canonical_specification(record: VerifiedRecord) -> str:

@@ -1,0 +1,42 @@
+"""The task text of a package: a title, prose wrapped to one width, and the ``solve()`` output contract.
+
+Usage in a subcategory's ``templates.py`` (new subcategories: start here, not from a copy):
+
+    from benchmark.suites.mmopt.generation.task_text import output_contract, task_text
+    CONTRACT = output_contract('- "status": "optimal" when ...;\\n- "objective_value": ...\\n')
+    def task_input(record): return task_text("Title (family)", READING, TASK, contract=CONTRACT)
+
+Every subcategory tells the model the same thing about the code it must write; only the keys of the
+returned dict differ. Stating that sentence once keeps the contract identical across subcategories
+(a model is never scored against a rephrased promise) and keeps the task files byte-stable: the
+paragraphs are wrapped at :data:`WIDTH` columns, the contract is written verbatim (its key list is
+laid out by hand, with examples that must not be re-wrapped).
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+WIDTH = 100  # columns of the wrapped prose paragraphs
+
+SOLVE_PREAMBLE = """\
+Formulate this as an optimization model and write Python code with a function solve() that takes
+no arguments, builds and solves the model, and returns a dict with the keys:
+"""
+FEASIBILITY_PREAMBLE = """\
+Formulate this as an optimization (feasibility) model and write Python code with a function solve()
+that takes no arguments, builds and solves the model, and returns a dict with the keys:
+"""
+
+
+def output_contract(keys: str, *, feasibility: bool = False) -> str:
+    """The contract paragraph: the shared ``solve()`` sentence followed by ``keys``, one ``- "key": …``
+    item a line (ending in a newline). ``feasibility`` names the model a feasibility model, for
+    instances whose answer is a status rather than an optimum."""
+    return (FEASIBILITY_PREAMBLE if feasibility else SOLVE_PREAMBLE) + keys
+
+
+def task_text(title: str, *paragraphs: str, contract: str) -> str:
+    """``title``, each prose paragraph wrapped at :data:`WIDTH` columns, then ``contract`` verbatim,
+    separated by blank lines."""
+    return "\n\n".join([title, *(textwrap.fill(paragraph, WIDTH) for paragraph in paragraphs), contract])
