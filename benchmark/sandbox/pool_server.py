@@ -3,14 +3,19 @@
 Started by the harness (``benchmark.sandbox.pool``) as ``python -s pool_server.py SOCKET_FD MODULES``
 with the solver stack already imported, it answers one request at a time on a Unix socket: the
 request carries the case's code, extra files and limits as JSON, and its stdout, stderr and result
-file as passed file descriptors. Per case the server
+file as passed file descriptors. The server keeps one *spare*: a child forked from the clean server
+(``/tmp`` and ``/dev/shm`` emptied, a fresh work directory, nothing else running) that waits for
+its case, so that the fork, which costs tens of milliseconds for a process with the stack loaded,
+happens while the harness scores the previous case instead of on the case's own clock. Per case
 
-1. empties ``/tmp`` and ``/dev/shm`` and creates a fresh work directory,
-2. forks a child that starts a new session, takes the case's descriptors, rlimits and scrubbed
-   environment, reseeds NumPy's global generator (``random`` reseeds itself at fork), and runs the
-   runner on the candidate, exactly as a cold sandbox's runner would,
-3. waits for it up to the wall timeout, then kills every process in the sandbox's pid namespace
-   other than bwrap's init and itself (daemons included), and reports how the child ended.
+1. the server hands the request and descriptors to the spare, which starts a new session, takes
+   the case's descriptors, rlimits and scrubbed environment, reseeds NumPy's global generator
+   (``random`` reseeds itself at fork), and runs the runner on the candidate, exactly as a cold
+   sandbox's runner would,
+2. the server waits for it up to the wall timeout, then kills every process in the sandbox's pid
+   namespace other than bwrap's init and itself (daemons included) and reports how the child ended,
+3. only then, with nothing of the case left running, it empties the scratch directories again and
+   forks the next spare.
 
 Whatever the candidate changes in its own process (modules in ``sys.modules``, environment,
 cwd, signal handlers) dies with the child; the server is non-dumpable and, with capabilities
@@ -23,6 +28,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import gc
 import importlib
 import json
 import os
@@ -122,8 +128,9 @@ def _sweep() -> None:
         time.sleep(0.002)
 
 
-def _child(request: dict[str, Any], fds: list[int], sock: socket.socket, runner: Any) -> None:
-    """In the forked child: become a fresh case process and run the candidate (never returns)."""
+def _child(request: dict[str, Any], fds: list[int], runner: Any) -> None:
+    """In the spare, once its case came: become a fresh case process and run the candidate (never
+    returns)."""
     try:
         os.setsid()
         stdout_fd, stderr_fd, result_fd = fds
@@ -131,7 +138,6 @@ def _child(request: dict[str, Any], fds: list[int], sock: socket.socket, runner:
         os.dup2(stderr_fd, 2)
         for fd in (stdout_fd, stderr_fd):
             os.close(fd)
-        sock.close()
         limits = request["limits"]
         resource.setrlimit(resource.RLIMIT_AS, (limits["memory"], limits["memory"]))
         resource.setrlimit(resource.RLIMIT_CPU, (limits["cpu"], limits["cpu"] + 2))
@@ -153,12 +159,52 @@ def _child(request: dict[str, Any], fds: list[int], sock: socket.socket, runner:
         os._exit(70)
 
 
-def _serve_one(sock: socket.socket, request: dict[str, Any], fds: list[int], runner: Any) -> dict[str, Any]:
-    _empty_scratch()
+class _Spare:
+    """A child forked ahead of its case from the clean server; it waits on its own socket for the
+    case's request and descriptors, then becomes the case process (see :func:`_child`)."""
+
+    def __init__(self, harness: socket.socket, runner: Any) -> None:
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.pid = os.fork()
+        if self.pid == 0:
+            try:
+                harness.close()
+                ours.close()
+                request, fds = receive_message(theirs, 1 << 30)
+                theirs.close()
+            except BaseException:
+                os._exit(70)
+            if request is None or len(fds) != _MAX_FDS:
+                os._exit(70)
+            _child(request, fds, runner)
+        theirs.close()
+        self.sock = ours
+
+    def start(self, request: dict[str, Any], fds: list[int]) -> bool:
+        """Give the spare its case; False when it is gone (it is then reaped)."""
+        try:
+            send_message(self.sock, request, fds)
+        except OSError:
+            self.discard()
+            return False
+        self.sock.close()
+        return True
+
+    def discard(self) -> None:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(self.pid, signal.SIGKILL)
+        with contextlib.suppress(ChildProcessError):
+            os.waitpid(self.pid, 0)
+        self.sock.close()
+
+
+def _serve_one(
+    harness: socket.socket, spare: _Spare, request: dict[str, Any], fds: list[int], runner: Any
+) -> dict[str, Any]:
     start = time.monotonic()
-    pid = os.fork()
-    if pid == 0:
-        _child(request, fds, sock, runner)
+    while not spare.start(request, fds):
+        spare = _Spare(harness, runner)
+    pid = spare.pid
     for fd in fds:
         os.close(fd)
     pidfd = os.pidfd_open(pid)
@@ -170,7 +216,6 @@ def _serve_one(sock: socket.socket, request: dict[str, Any], fds: list[int], run
     _, status = os.waitpid(pid, 0)
     wall = time.monotonic() - start
     _sweep()
-    _empty_scratch()
     code = -os.WTERMSIG(status) if os.WIFSIGNALED(status) else os.WEXITSTATUS(status)
     return {"returncode": code, "timed_out": timed_out, "wall_s": wall}
 
@@ -186,19 +231,26 @@ def main() -> None:
             failed.append(name)
     runner = importlib.import_module(RUNNER_MODULE)  # the in-sandbox runner, next to this file
     ctypes.CDLL(None).prctl(_PR_SET_DUMPABLE, 0, 0, 0, 0)
-    _empty_scratch()
+    # What is loaded now is shared with every child; frozen, a child's garbage collections never
+    # walk (and so copy-on-write) it. The candidate's own objects are collected as usual.
+    gc.freeze()
     tasks = len(os.listdir("/proc/self/task"))
+    _empty_scratch()
+    spare = _Spare(sock, runner)
     send_message(sock, {"ready": True, "tasks": tasks, "preloaded": preloaded, "failed": failed})
     while True:
         request, fds = receive_message(sock, 1 << 30)
         if request is None:
+            spare.discard()
             return
         if len(fds) != _MAX_FDS:
             for fd in fds:
                 os.close(fd)
             send_message(sock, {"error": f"expected {_MAX_FDS} descriptors, got {len(fds)}"})
             continue
-        send_message(sock, _serve_one(sock, request, fds, runner))
+        send_message(sock, _serve_one(sock, spare, request, fds, runner))
+        _empty_scratch()
+        spare = _Spare(sock, runner)
 
 
 if __name__ == "__main__":
