@@ -112,6 +112,14 @@ def test_hand_written_answers_are_scored_and_categorized(bench, tmp_path: Path) 
         float(_case(ODE, 1)["Answer"]), rel=1e-3
     )
     assert all(r["model_calls"] == 1 for r in records.values())
+    # the record alone reproduces the run: the artifact as extracted and what running it printed
+    ode, lp, syntax = records[_key(ODE, 2)], records[_key(LP, 5)], records[_key(ODE, 3)]
+    assert _fence(ode["artifact"]["program.py"], "python") == RESPONSES[_key(ODE, 2)]
+    assert float(ode["output"]["stdout"].split()[-1]) == ode["returned_objective"]
+    assert _fence(lp["artifact"]["model.lp"], "lp") == RESPONSES[_key(LP, 5)]
+    assert BROKEN_ODE in syntax["artifact"]["program.py"]
+    assert records[_key(ODE, 5)]["output"]["stdout"].startswith("y = ")  # the output_format failure
+    assert records[_key(ODE, 6)]["artifact"] == {}  # no artifact in the reply: its raw text is the turn
     tables = {t["title"].split(" (")[0]: t for t in run.summary["suite_tables"]}
     accuracy = {row[0]: row for row in tables["Mamo accuracy by type"]["rows"]}
     assert accuracy["first_order_equation"][1:3] == ["6", "16.67%"]
@@ -142,6 +150,10 @@ def test_the_modifier_fixes_broken_artifacts_without_seeing_the_question(bench, 
         question = _case(kind, case_id)["Question"]
         assert question[:60] not in sent and question[-80:-30] not in sent
         assert record["model_calls"] == 2
+        name = "program.py" if kind == ODE else "model.lp"
+        assert broken_text in record["artifact"][name]
+        assert record["artifact"][f"modified/{name}"].strip() == _case(kind, case_id)["reference"].strip()
+        assert set(record["output"]) == {"stdout", "stderr", "modified/stdout", "modified/stderr"}
     unfixed = records[_key(ODE, 4)]
     assert unfixed["scores"]["modified"] == 0.0
     assert unfixed["extra"]["modifier"]["passes"][0]["result"]["category"] == "response_contract"

@@ -189,6 +189,15 @@ def test_replayed_failures_score_as_the_paper_describes(bench, tmp_path: Path) -
     assert unsupported["category"] == "unsupported_syntax" and "ordered" in unsupported["detail"]
     syntax = by_failure["syntax"]
     assert syntax["category"] == "syntax" and "syntax error" in syntax["detail"]
+    # the record alone reproduces the run: the files as extracted and what the solver printed
+    key = next(k for k, v in EXPECT.items() if v == "syntax")
+    assert "profit[p] * * make[p]" in syntax["artifact"]["model.mod"] and set(syntax["output"]) == {
+        "stdout",
+        "stderr",
+    }
+    assert syntax["artifact"]["model.mod"] in REPLIES[key] and syntax["artifact"]["model.dat"] in REPLIES[key]
+    assert "syntax error" in syntax["output"]["stdout"]
+    assert "OPTIMAL" in embedded["output"]["stdout"].upper()
 
     judged = {EXPECT[k]: r["scores"].get("llm_es") for k, r in records.items()}
     assert judged == {EXPECT[k]: float(i) for i, k in enumerate(REPLIES)}
@@ -198,6 +207,14 @@ def test_replayed_failures_score_as_the_paper_describes(bench, tmp_path: Path) -
     summary = (run.run_dir / "summary.md").read_text()
     assert "Error analysis by setting" in summary and "unsupported_syntax" in summary
     assert run.returncode != 0
+    # the judge's calls are turns of the case, so rescore replays them with the model's
+    assert [t["key"] for t in syntax["turns"]] == [key, f"{key}/judge"]
+    rescored = subprocess.run(
+        [sys.executable, "-m", "benchmark", "rescore", str(run.run_dir)],
+        cwd=REPO, capture_output=True, text=True, timeout=600, check=False,
+    )  # fmt: skip
+    assert rescored.returncode == 0, rescored.stdout + rescored.stderr
+    assert f"{len(records)} identical, 0 differ" in rescored.stdout
 
     # The Fig. 5 analogue over two runs: the replayed model beside the oracle on the same cases.
     oracle = bench("--suite=nldata", "--model=oracle", "-k", _selection(list(REPLIES)))

@@ -17,6 +17,7 @@ How results map onto the harness's failure categories (the suite's declared ``fa
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 from dataclasses import dataclass, field
@@ -43,6 +44,9 @@ class Attempt:
     wall_s: float
     status: str | None = None
     details: dict[str, Any] = field(default_factory=dict)
+    stdout: str = field(default="", repr=False)
+    """What the run printed; the harness keeps bounded tails in the record's ``output``."""
+    stderr: str = field(default="", repr=False)
 
     def as_record(self) -> dict[str, Any]:
         return {
@@ -82,8 +86,16 @@ def last_number(stdout: str) -> float | None:
         return None
 
 
+def _with_output(attempt: Attempt, result: ExecutionResult) -> Attempt:
+    return dataclasses.replace(attempt, stdout=result.stdout, stderr=result.stderr)
+
+
 def run_python(code: str, sandbox: Sandbox, limits: Limits) -> Attempt:
     result = sandbox.run_script(code, limits)
+    return _with_output(_python_attempt(result), result)
+
+
+def _python_attempt(result: ExecutionResult) -> Attempt:
     if result.outcome is not Outcome.OK:
         return _failed_run(result)
     value = last_number(result.stdout)
@@ -112,6 +124,10 @@ def _solver_result(stdout: str) -> dict[str, Any] | None:
 
 def run_lp(lp_text: str, script: str, sandbox: Sandbox, limits: Limits) -> Attempt:
     result = sandbox.run_script(script, limits, files={LP_FILE: lp_text})
+    return _with_output(_lp_attempt(result), result)
+
+
+def _lp_attempt(result: ExecutionResult) -> Attempt:
     if result.outcome in (Outcome.SYNTAX, Outcome.DEPENDENCY):
         raise InfrastructureError("sandbox_error", f"the LP solve script could not run: {result.error}")
     if result.outcome is not Outcome.OK:

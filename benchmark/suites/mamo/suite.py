@@ -192,7 +192,15 @@ class MamoSuite:
             "executed_raw": float(raw.executed),
             "executed_modified": float(final.executed),
         }
+        name = "program.py" if question.is_ode else "model.lp"
+        artifact = {name: extracted.artifact}
+        output = {"stdout": raw.stdout, "stderr": raw.stderr}
+        if final is not raw:
+            artifact[f"modified/{name}"] = extra["modifier"]["artifact"]
+            output.update({"modified/stdout": final.stdout, "modified/stderr": final.stderr})
         common: dict[str, Any] = {
+            "artifact": artifact,
+            "output": output,
             "valid_code": raw.executed,
             "expected_objective": answer,
             "returned_objective": raw.value,

@@ -50,11 +50,14 @@ def run_candidate(
     script = AMPL_SCRIPT if backend == AMPL else SANDBOX_SCRIPT
     result = sandbox.run_script(script, limits, files=files)
     if result.outcome is Outcome.TIMEOUT:
-        return Execution("error", None, "timeout", result.error, "", rewrites, wall_s=result.wall_s)
+        return Execution(
+            "error", None, "timeout", result.error, "", rewrites, wall_s=result.wall_s, stderr=result.stderr
+        )
     if result.outcome is Outcome.RUNTIME:
         return Execution(
-            "error", None, "runtime", result.error, result.stderr[-3000:], rewrites, wall_s=result.wall_s
-        )
+            "error", None, "runtime", result.error, result.stderr[-3000:], rewrites, wall_s=result.wall_s,
+            stderr=result.stderr,
+        )  # fmt: skip
     if result.outcome is not Outcome.OK:
         raise InfrastructureError("sandbox_error", f"the glpsol script could not run: {result.error}")
     parsed = sandbox_result(result.stdout)
@@ -73,4 +76,4 @@ def run_candidate(
         data,
         rewrites,
     )
-    return dataclasses.replace(execution, wall_s=result.wall_s)
+    return dataclasses.replace(execution, wall_s=result.wall_s, stderr=result.stderr)

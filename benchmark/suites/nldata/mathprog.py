@@ -146,6 +146,8 @@ class Execution:
     ampl_only: tuple[str, ...] = ()
     wall_s: float | None = None
     backend: str = BACKEND
+    stderr: str = field(default="", repr=False)
+    """What the sandboxed run wrote to stderr (``log`` is the solver's own output)."""
 
     def as_record(self) -> dict[str, Any]:
         return {

@@ -25,7 +25,7 @@ from benchmark.suites.nldata.backends import BackendChoice
 from benchmark.suites.nldata.entities import entity_counts
 from benchmark.suites.nldata.execution import run_candidate
 from benchmark.suites.nldata.judge import judge_messages, oracle_judgement, parse_score
-from benchmark.suites.nldata.mathprog import BACKEND
+from benchmark.suites.nldata.mathprog import BACKEND, DATA_FILE, MODEL_FILE
 from benchmark.suites.nldata.metrics import ebc, ebc_passes, entity_f1
 from benchmark.suites.nldata.prompts import fenced, task_messages
 from benchmark.suites.nldata.reporting import ERROR_CATEGORIES
@@ -160,8 +160,6 @@ class NLDataSuite:
             {
                 "entities": dict(counts),
                 "execution": execution.as_record(),
-                "model_file": extracted.model,
-                "data_file": extracted.data,
             }
         )
         if self.judge_alias:
@@ -170,6 +168,8 @@ class NLDataSuite:
             if judgement["score"] is not None:
                 scores["llm_es"] = float(judgement["score"])
         common: dict[str, Any] = {
+            "artifact": {MODEL_FILE: extracted.model, DATA_FILE: extracted.data},
+            "output": {"stdout": execution.log, "stderr": execution.stderr},
             "valid_code": execution.status in ("optimal", "infeasible", "unbounded"),
             "expected_objective": task.objective,
             "returned_objective": execution.objective,
