@@ -34,8 +34,6 @@ cause; ``unquoted_numeric_keys`` needs a record with numeric keys (min-cost flow
 from __future__ import annotations
 
 import copy
-import importlib
-import importlib.util
 import json
 import re
 from collections.abc import Mapping
@@ -50,6 +48,7 @@ from scipy.optimize import linprog
 from adapters.planted import CODE_FAULTS, STAGE2_FAULTS
 from benchmark.suites.mmopt.package import Package
 from benchmark.suites.mmopt.stage2 import public_record
+from benchmark.suites.mmopt.subcategories import folder_module
 
 DATA_CAUSES: tuple[str, ...] = ("misread_value", "drop_constraint", "relax_integrality", "heuristic")
 CAUSES: tuple[str, ...] = DATA_CAUSES + CODE_FAULTS
@@ -236,12 +235,7 @@ def _misread(package: Package) -> tuple[str, dict[str, Any]]:
 
 def _folder_planting(subcategory: str) -> ModuleType | None:
     """The subcategory folder's own ``planting`` module, if it has one."""
-    name = f"benchmark.suites.mmopt.subcategories.{subcategory}.planting"
-    try:
-        found = importlib.util.find_spec(name) is not None
-    except ModuleNotFoundError:
-        found = False
-    return importlib.import_module(name) if found else None
+    return folder_module(subcategory, "planting")
 
 
 def plant(package: Package, cause: str, stage2_fault: str | None = None) -> dict[str, Any]:

@@ -18,8 +18,6 @@ record, as in the paper.
 from __future__ import annotations
 
 import ast
-import importlib
-import importlib.util
 import json
 import re
 from collections.abc import Mapping
@@ -30,6 +28,7 @@ from benchmark.messages import ImagePart, Message, TextPart
 from benchmark.suites.mmopt.extraction import compare_extraction, is_label_mapping
 from benchmark.suites.mmopt.package import Package
 from benchmark.suites.mmopt.prompts import SYSTEM_PROMPT
+from benchmark.suites.mmopt.subcategories import folder_module
 
 #: Why a Stage-2 answer could not be used, in the order they are tested. The first five are the
 #: paper's parse-failure subtypes (Table 13); ``schema_mismatch`` is valid JSON that is not the
@@ -110,15 +109,9 @@ class Stage2Check:
 
 def public_record(package: Package) -> dict[str, Any]:
     """The public instance record: what Stage 2 must read and oracle-reading hands over."""
-    module_name = f"benchmark.suites.mmopt.subcategories.{package.subcategory}.extraction"
-    try:
-        found = importlib.util.find_spec(module_name) is not None
-    except ModuleNotFoundError:
-        found = False
-    if found:
-        hook = getattr(importlib.import_module(module_name), "public_record", None)
-        if hook is not None:
-            return dict(hook(package.instance_data))
+    hook = getattr(folder_module(package.subcategory, "extraction"), "public_record", None)
+    if hook is not None:
+        return dict(hook(package.instance_data))
     return dict(package.instance_data)
 
 

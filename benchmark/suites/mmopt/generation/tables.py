@@ -100,6 +100,29 @@ def _check(table: Table) -> None:
 
 
 @dataclass(frozen=True)
+class BarPanel:
+    """A bar chart drawn above the tables (a demand curve of a planning dashboard): one bar per
+    category, its exact value written on top (``values``, audit-keyed) and its name under the
+    axis (``categories``). Bar heights are proportional to ``heights``; the written value is what
+    counts, the bar only lets the eye find peaks."""
+
+    title: str
+    categories: Sequence[TableCell]
+    values: Sequence[TableCell]
+    heights: Sequence[float]
+    fill: str = "#9fc3e7"
+
+
+BAR_PANEL_HEIGHT_PX = 190.0
+BAR_WIDTH_PX = 46.0
+
+
+def _bar_panel_width(panel: BarPanel, measure: _Measure) -> float:
+    widest = max(measure.width(c.text, FONT_PT, c.bold) for c in (*panel.categories, *panel.values))
+    return max(BAR_WIDTH_PX, widest + 2 * CELL_PAD_PX) * len(panel.categories)
+
+
+@dataclass(frozen=True)
 class _Layout:
     header_width: float
     column_widths: tuple[float, ...]
@@ -207,22 +230,53 @@ def _draw_table(canvas: _Canvas, table: Table, layout: _Layout, left: float, top
             canvas.ax.plot([left, right], [y, y], color="#6b7580", linewidth=1.2, zorder=2)
 
 
-def render_tables(tables: Sequence[Table], notes: Sequence[str] = ()) -> RenderedVisual:
-    """One figure: the tables stacked top to bottom, then ``notes`` (legend lines, no digits)."""
+def _draw_bars(canvas: _Canvas, panel: BarPanel, left: float, top: float, width: float) -> None:
+    canvas.text(left, top + ROW_HEIGHT_PX * 0.6, TableCell(panel.title, bold=True), size=TITLE_PT, ha="left")
+    base = top + BAR_PANEL_HEIGHT_PX - ROW_HEIGHT_PX
+    room = BAR_PANEL_HEIGHT_PX - 2.9 * ROW_HEIGHT_PX  # title above, value label on the tallest bar
+    step = width / len(panel.categories)
+    tallest = max(max(panel.heights), 1e-9)
+    for k, (category, value, amount) in enumerate(
+        zip(panel.categories, panel.values, panel.heights, strict=True)
+    ):
+        x = left + k * step
+        bar = room * amount / tallest
+        box = Rectangle((x + step * 0.18, base - bar), step * 0.64, bar, facecolor=panel.fill)
+        box.set(edgecolor="#44546a", linewidth=0.8, zorder=2)
+        canvas.ax.add_patch(box)
+        canvas.text(x + step / 2, base - bar - ROW_HEIGHT_PX * 0.45, value)
+        canvas.text(x + step / 2, base + ROW_HEIGHT_PX * 0.5, category)
+    canvas.rule(left, base, left + width, base)
+
+
+def render_tables(
+    tables: Sequence[Table], notes: Sequence[str] = (), bars: BarPanel | None = None
+) -> RenderedVisual:
+    """One figure: an optional bar panel, the tables stacked top to bottom, then ``notes`` (legend
+    lines, no digits)."""
     for table in tables:
         _check(table)
     if any(_DIGIT.search(note) for note in notes):
         raise ValueError("a note holds a digit")
+    if bars is not None and (_DIGIT.search(bars.title) or len(bars.values) != len(bars.categories)):
+        raise ValueError("a bar panel needs a title without digits and one value per category")
     measure = _Measure()
     layouts = [_layout(table, measure) for table in tables]
     title_widths = [measure.width(t.title, TITLE_PT, bold=True) for t in tables]
     note_widths = [measure.width(note, FONT_PT) for note in notes]
+    if bars is not None:
+        title_widths += [measure.width(bars.title, TITLE_PT, bold=True), _bar_panel_width(bars, measure)]
     width = 2 * MARGIN_PX + max([layout.width for layout in layouts] + title_widths + note_widths)
     height = 2 * MARGIN_PX + sum(_table_height(t) for t in tables) + TABLE_GAP_PX * (len(tables) - 1)
     height += ROW_HEIGHT_PX * 0.8 * len(notes) + (ROW_HEIGHT_PX * 0.4 if notes else 0.0)
+    if bars is not None:
+        height += BAR_PANEL_HEIGHT_PX + TABLE_GAP_PX
     with default_style():
         canvas = _Canvas(width, height)
         top = MARGIN_PX
+        if bars is not None:
+            _draw_bars(canvas, bars, MARGIN_PX, top, _bar_panel_width(bars, measure))
+            top += BAR_PANEL_HEIGHT_PX + TABLE_GAP_PX
         for table, layout in zip(tables, layouts, strict=True):
             _draw_table(canvas, table, layout, MARGIN_PX, top)
             top += _table_height(table) + TABLE_GAP_PX

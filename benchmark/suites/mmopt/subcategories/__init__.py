@@ -8,17 +8,20 @@ so that a subcategory module may import shared helpers that themselves import th
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import pkgutil
 from functools import cache
+from types import ModuleType
 
 from benchmark.suites.mmopt.subcategories.base import Subcategory
 
-__all__ = ["Subcategory", "all_subcategories", "get_subcategory"]
+__all__ = ["Subcategory", "all_subcategories", "folder_module", "get_subcategory"]
 
 
 @cache
 def _discover() -> dict[str, Subcategory]:
     found: dict[str, Subcategory] = {}
+    _FOLDERS.clear()
     for module_info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
         if not module_info.ispkg:
             continue
@@ -31,7 +34,24 @@ def _discover() -> dict[str, Subcategory]:
         if subcategory.name in found:
             raise ValueError(f"two subcategory folders claim the name {subcategory.name!r}")
         found[subcategory.name] = subcategory
+        _FOLDERS[subcategory.name] = module.__name__
     return found
+
+
+#: subcategory name → the Python package of its folder. The official names may hold hyphens
+#: (``flexible_hybrid_flow-shop_scheduling``), which a package name cannot; this map, filled by
+#: discovery, is the one place that ties the two spellings together.
+_FOLDERS: dict[str, str] = {}
+
+
+def folder_module(name: str, module: str) -> ModuleType | None:
+    """The optional ``module`` (``"planting"``, ``"extraction"`` …) of the folder of subcategory
+    ``name``, or ``None`` when the subcategory or that module does not exist."""
+    _discover()
+    package = _FOLDERS.get(name)
+    if package is None or importlib.util.find_spec(f"{package}.{module}") is None:
+        return None
+    return importlib.import_module(f"{package}.{module}")
 
 
 def all_subcategories() -> dict[str, Subcategory]:
