@@ -20,6 +20,9 @@ Requests are told apart by the interaction segment of their case key
 
 Which concrete code or extraction plants a cause in which subcategory is the suite's business
 (:mod:`benchmark.suites.mmopt.planting` for MM-OptBench); this adapter only applies the plan.
+
+It is test support: only the harness's tests make ``planted:`` an alias (``-p tests.planted_adapter``
+registers it), so no production run can select it.
 """
 
 from __future__ import annotations
@@ -31,7 +34,6 @@ from pathlib import Path
 from typing import Any
 
 from adapters.base import AdapterError, Completion, CompletionRequest, Usage
-from adapters.registry import register_adapter
 
 __all__ = ["CODE_FAULTS", "STAGE2_FAULTS", "PlanError", "PlantedAdapter", "damage_code", "damage_stage2"]
 
@@ -183,6 +185,3 @@ class PlantedAdapter:
         if fault:
             answer = _replace_code(answer, damage_code(_code_of(answer), fault))
         return answer
-
-
-register_adapter("planted:", PlantedAdapter.from_alias, cached=False)

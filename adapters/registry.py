@@ -5,7 +5,8 @@ reference, the file's line for that case), and a content cache would hand one ca
 another that asks the same thing. Every other alias is looked up in the models file and served by
 the OpenAI-compatible adapter behind the response cache (``cache_mode``, see :mod:`adapters.cache`).
 Test adapters (oracle variants that fail in planted ways) plug in with :func:`register_adapter`
-instead of editing this module.
+instead of editing this module; the harness's own tests register ``planted:`` that way (the pytest
+plugin ``tests/planted_adapter.py``), so it is no alias of a production run.
 """
 
 from __future__ import annotations
@@ -160,4 +161,3 @@ def _replay_factory(alias: str) -> ModelAdapter:
 
 register_adapter("oracle", OracleAdapter, cached=False)
 register_adapter("replay:", _replay_factory, cached=False)
-import adapters.planted  # noqa: E402, F401 - registers the planted: known-cause test adapters

@@ -21,6 +21,8 @@ settings.load_profile(os.environ.get("OPTBENCH_HYPOTHESIS_PROFILE", "default"))
 
 REPO = Path(__file__).resolve().parents[1]
 FIXTURES = REPO / "fixtures" / "mmopt"
+#: The pytest plugin that registers the test adapters; benchmark sessions of the tests load it.
+PLANTED_PLUGIN = "tests.planted_adapter"
 
 
 @dataclass
@@ -45,9 +47,11 @@ class BenchRun:
 def run_bench(
     run_dir: Path, *args: str, env: Mapping[str, str] | None = None, timeout: float = 600
 ) -> BenchRun:
-    """``python -m pytest --report-dir RUN_DIR ARGS`` from the repository root, as a user runs it."""
-    command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", f"--report-dir={run_dir}",
-               f"--cache-dir={run_dir.parent / 'response-cache'}", *args]  # fmt: skip
+    """``python -m pytest --report-dir RUN_DIR ARGS`` from the repository root, as a user runs it,
+    plus the tests' own adapter plugin (``planted:``, see ``tests/planted_adapter.py``)."""
+    command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", PLANTED_PLUGIN,
+               f"--report-dir={run_dir}", f"--cache-dir={run_dir.parent / 'response-cache'}",
+               *args]  # fmt: skip
     full_env = {**os.environ, **(env or {})}
     full_env.pop("PYTEST_XDIST_WORKER", None)
     done = subprocess.run(command, cwd=REPO, capture_output=True, text=True, timeout=timeout, env=full_env)

@@ -5,6 +5,8 @@ exactly by the attribution tables in ``summary.json``; the official numbers must
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -27,7 +29,7 @@ from benchmark.suites.mmopt.package import discover, load_package
 from benchmark.suites.mmopt.planting import plant, write_plan
 from benchmark.suites.mmopt.stage2 import parse_stage2, stage2_reference
 from benchmark.suites.mmopt.suite import SUITE
-from tests.conftest import FIXTURES, BenchRun, run_bench
+from tests.conftest import FIXTURES, REPO, BenchRun, run_bench
 
 #: (instance, planted cause, Stage-2 fault): every cause and every parse-failure subtype at least once.
 MIX: tuple[tuple[str, str, str | None], ...] = (
@@ -235,3 +237,15 @@ def test_plans_that_cannot_be_planted_fail_loudly(tmp_path: Path) -> None:
     bad.write_text(json.dumps({"plants": {"x": {"code_fault": "syntax", "colour": 1}}}))
     with pytest.raises(PlanError, match="unknown field"):
         PlantedAdapter(bad)
+
+
+def test_planted_is_no_alias_of_a_production_run(tmp_path: Path) -> None:
+    """Only the tests' plugin makes ``planted:`` an alias; a user's pytest does not know it."""
+    plan = write_plan(tmp_path / "plan.json", {})
+    command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", f"--model=planted:{plan}",
+               f"--report-dir={tmp_path / 'run'}", "-k", "mf_e_001"]  # fmt: skip
+    done = subprocess.run(command, cwd=REPO, capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == pytest.ExitCode.USAGE_ERROR and "unknown model alias 'planted:" in done.stderr
+    assert not (tmp_path / "run").exists()
+    with_plugin = run_bench(tmp_path / "run", f"--model=planted:{plan}", "-k", "mf_e_001")
+    assert with_plugin.returncode == 0 and [r["outcome"] for r in with_plugin.records] == ["passed"]
