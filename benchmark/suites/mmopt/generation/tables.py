@@ -285,3 +285,29 @@ def render_tables(
             canvas.text(MARGIN_PX, top + ROW_HEIGHT_PX * 0.4, TableCell(note, color="#303840"), ha="left")
             top += ROW_HEIGHT_PX * 0.8
         return canvas.placer.rendered()
+
+
+# --------------------------------------------------------------------------------------------------
+# tables inside a composed figure (dashboards that mix tables and charts)
+
+
+class TableCanvas(_Canvas):
+    """A pixel canvas (origin top left) on which callers draw tables and their own charts; every
+    text goes through :meth:`text`, so the label audit sees it."""
+
+
+def table_extent(table: Table) -> tuple[float, float]:
+    """Width and height in pixels that :func:`draw_table` needs for ``table``."""
+    _check(table)
+    return _layout(table, _Measure()).width, _table_height(table)
+
+
+def draw_table(canvas: TableCanvas, table: Table, left: float, top: float) -> None:
+    """Draw ``table`` with its title at (``left``, ``top``) on a composed canvas."""
+    _check(table)
+    _draw_table(canvas, table, _layout(table, _Measure()), left, top)
+
+
+def text_width(text: str, size: float = FONT_PT, bold: bool = False) -> float:
+    """Width in pixels of ``text`` as a table or a composed canvas draws it."""
+    return _Measure().width(text, size, bold)
