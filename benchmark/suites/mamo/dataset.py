@@ -11,6 +11,12 @@ A dataset is a directory (every ``*.jsonl`` below it, in path order) or a single
 Listing reads each line's id, Category and Type only; loading a case checks every field and raises
 :class:`DatasetError` naming ``FILE:LINE`` when something is wrong, so one damaged line is one
 errored case, not a failed run.
+
+Listing also warns (:class:`ConflictingAnswersWarning`, once per group) about questions a model
+cannot tell apart: the same Category and Question text (so the very same prompt) with different
+Answers. No answer can be right for all of them; the public release's ODE file has one such group of
+three (ids 317, 318 and 319 of ``mamo_ode.jsonl``: three brine tanks, one question text, answers
+0.101, 4.31 and 17.3), and its LP files have none.
 """
 
 from __future__ import annotations
@@ -18,6 +24,8 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import warnings
+from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -114,10 +122,40 @@ def _case_id(path: Path, number: int, obj: dict[str, Any]) -> str:
     return text
 
 
+class ConflictingAnswersWarning(UserWarning):
+    """Questions whose model input is identical but whose expected answers differ."""
+
+
+def conflicting_answers(root: Path) -> list[str]:
+    """One line per group of questions under ``root`` with the same Category and Question text (the
+    same prompt) but different Answers, naming the file, lines, ids and answers."""
+    groups: dict[tuple[object, object], list[tuple[Path, int, object, object]]] = defaultdict(list)
+    for path in _files(root):
+        for number, obj in _read_lines(path):
+            question = obj.get("Question")
+            if isinstance(question, str):
+                key = (obj.get("Category"), " ".join(question.split()))
+                groups[key].append((path, number, obj.get("id"), obj.get("Answer")))
+    found = []
+    for members in groups.values():
+        answers = [str(answer).strip() for *_, answer in members]
+        if len(set(answers)) < 2:
+            continue
+        where = ", ".join(f"{path}:{number} (id {case_id})" for path, number, case_id, _ in members)
+        found.append(
+            f"{len(members)} questions have the same text, so the same prompt, but different answers "
+            f"({', '.join(answers)}): {where}; no reply can be right for all of them"
+        )
+    return found
+
+
 def discover(root: Path) -> list[InstanceRef]:
-    """Every question under ``root``, keyed ``mamo/<file path without .jsonl>/<id>``, in file order."""
+    """Every question under ``root``, keyed ``mamo/<file path without .jsonl>/<id>``, in file order;
+    warns about :func:`conflicting_answers`."""
     refs: list[InstanceRef] = []
     base = root if root.is_dir() else root.parent
+    for message in conflicting_answers(root):
+        warnings.warn(message, ConflictingAnswersWarning, stacklevel=2)
     for path in _files(root):
         rel = path.relative_to(base).with_suffix("").parts
         seen: dict[str, int] = {}
