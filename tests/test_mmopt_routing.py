@@ -32,11 +32,17 @@ from benchmark.suites.mmopt.scoring import score_execution
 from benchmark.suites.mmopt.subcategories import get_subcategory
 from benchmark.suites.mmopt.subcategories.base import DIFFICULTIES
 from benchmark.suites.mmopt.subcategories.travel_salesman_problem.generator import nodes, units
+from benchmark.suites.mmopt.subcategories.tsp_with_time_windows import generator as tsptw
+from benchmark.suites.mmopt.subcategories.tsp_with_time_windows import solvers as tw_solvers
 from benchmark.suites.mmopt.subcategories.vehicle_routing_problem import generator as vrp
 
 FAMILY = "routing_tour_optimization"
 ROOT = Path(__file__).resolve().parents[1] / "fixtures" / "mmopt" / FAMILY
-SUBCATEGORIES = {"travel_salesman_problem": "tsp", "vehicle_routing_problem": "vrp"}
+SUBCATEGORIES = {
+    "travel_salesman_problem": "tsp",
+    "vehicle_routing_problem": "vrp",
+    "tsp_with_time_windows": "tsptw",
+}
 
 
 def _generator(name: str) -> InstanceGenerator:
@@ -352,6 +358,169 @@ def test_vrp_suboptimal_routes_are_a_wrong_objective():
     assert verdict.category == "wrong_objective"
     lying = _score(VRP, instance, solution, {"objective_value": solution["objective_value"], "routes": named})
     assert lying.category == "infeasible_solution" and "reported objective" in lying.detail
+
+
+# ------------------------------------------------------------------------------------------------
+# TSP with time windows: exact solvers, validator and scoring
+
+TSPTW = "tsp_with_time_windows"
+
+
+def _random_window_data(rng: random.Random, count: int) -> tw_solvers.WindowData:
+    points = _random_points(rng, count)
+    cost = routing.cost_matrix(points, list(points), "euclidean_rounded_0dp")
+    horizon = int(cost.sum() // count * 2)
+    windows = [(0, horizon)]
+    for _ in range(count - 1):
+        opens = rng.randint(0, horizon // 2)
+        windows.append((opens, opens + rng.randint(5, horizon // 2)))
+    return tw_solvers.WindowData(
+        cost=cost, service=(0, *(rng.randint(0, 3) for _ in range(count - 1))), windows=tuple(windows)
+    )
+
+
+def _tw_brute_force(data: tw_solvers.WindowData) -> int | None:
+    costs = [
+        tw_solvers.tour_cost(data, [0, *perm])
+        for perm in itertools.permutations(range(1, data.size))
+        if tw_solvers.schedule(data, [0, *perm]) is not None
+    ]
+    return min(costs) if costs else None
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_tsptw_milp_and_label_dp_match_exhaustive_search(seed):
+    rng = random.Random(seed)
+    data = _random_window_data(rng, 7)
+    expected = _tw_brute_force(data)
+    found_milp, found_dp = tw_solvers.windows_milp(data), tw_solvers.label_dp(data)
+    if expected is None:
+        assert found_milp is None and found_dp is None
+        return
+    assert found_milp is not None and found_dp is not None
+    for total, order in (found_milp, found_dp):
+        assert total == expected
+        assert sorted(order) == list(range(7)) and order[0] == 0
+        assert tw_solvers.schedule(data, order) is not None and tw_solvers.tour_cost(data, order) == expected
+
+
+def test_tsptw_solvers_agree_that_impossible_windows_have_no_tour():
+    rng = random.Random(11)
+    data = _random_window_data(rng, 6)
+    closed = tw_solvers.WindowData(data.cost, data.service, (data.windows[0], (0, 0), *data.windows[2:]))
+    assert tw_solvers.windows_milp(closed) is None and tw_solvers.label_dp(closed) is None
+
+
+def _tw_variants(tour: list[str]) -> list[list[str]]:
+    """Tours one move away from ``tour`` (depot fixed at both ends): swaps and single relocations."""
+    inner = tour[1:-1]
+    found = []
+    for i, j in itertools.combinations(range(len(inner)), 2):
+        swapped = list(inner)
+        swapped[i], swapped[j] = swapped[j], swapped[i]
+        found.append(swapped)
+        moved = list(inner)
+        moved.insert(j, moved.pop(i))
+        found.append(moved)
+    return [[tour[0], *v, tour[0]] for v in found]
+
+
+def test_tsptw_reference_passes_in_every_written_form():
+    instance, solution = _case(TSPTW, "hard")
+    generator = _generator(TSPTW)
+    check = generator.check_solution(instance, solution)
+    assert check.feasible and check.objective == solution["objective_value"], check.problems
+    tour = solution["tour"]
+    forms = [
+        {"tour": tour[:-1]},  # open
+        {"tour": [c.lower() for c in tour[3:-1] + tour[:4]]},  # written from another start, lower case
+        {"selected_arcs": solution["selected_arcs"]},
+        {"route": tour, "objective_value": solution["objective_value"] + 0.009},
+        {"tour": tour, "service_start_times": solution["service_start_times"]},
+    ]
+    for form in forms:
+        again = generator.check_solution(instance, form)
+        assert again.feasible and again.objective == solution["objective_value"], (form, again.problems)
+    assert _score(
+        TSPTW, instance, solution, {"objective_value": solution["objective_value"], "tour": tour}
+    ).passed
+
+
+def test_tsptw_a_tour_late_for_a_window_is_an_infeasible_solution():
+    instance, solution = _case(TSPTW, "medium")
+    generator = _generator(TSPTW)
+    late = [
+        v
+        for v in _tw_variants(solution["tour"])
+        if not generator.check_solution(instance, {"tour": v}).feasible
+    ]
+    assert late  # binding windows: some one-move change of the optimal tour misses one
+    verdict = _score(
+        TSPTW, instance, solution, {"objective_value": solution["objective_value"], "tour": late[0]}
+    )
+    assert verdict.category == "infeasible_solution" and "late for a window" in verdict.detail
+    # a returned schedule that starts service after a window closes
+    starts = dict(solution["service_start_times"])
+    customer = solution["tour"][1]
+    starts[customer] = instance["time_windows"][customer][1] + 1
+    problems = generator.check_solution(
+        instance, {"tour": solution["tour"], "service_start_times": starts}
+    ).problems
+    assert any(p.startswith("late for a window: reported service start") and customer in p for p in problems)
+    skipped = [*solution["tour"][:2], *solution["tour"][3:]]
+    assert (
+        f"city {solution['tour'][2]} is not visited"
+        in generator.check_solution(instance, {"tour": skipped}).problems
+    )
+
+
+def test_tsptw_feasible_but_suboptimal_tour_is_a_wrong_objective():
+    for package in _packages(TSPTW):
+        instance, solution, _ = _load(package)
+        generator = _generator(TSPTW)
+        worse = []
+        for variant in _tw_variants(solution["tour"]):
+            check = generator.check_solution(instance, {"tour": variant})
+            if (
+                check.feasible
+                and check.objective is not None
+                and check.objective > solution["objective_value"] + 0.01
+            ):
+                worse.append((variant, check.objective))
+        if worse:
+            break
+    else:
+        pytest.fail("no shipped tsptw package has a feasible one-move neighbour of its optimal tour")
+    variant, objective = worse[0]
+    verdict = _score(TSPTW, instance, solution, {"objective_value": objective, "tour": variant})
+    assert verdict.category == "wrong_objective"
+    lying = _score(
+        TSPTW, instance, solution, {"objective_value": solution["objective_value"], "tour": variant}
+    )
+    assert lying.category == "infeasible_solution" and "reported objective" in lying.detail
+
+
+def test_tsptw_windows_bind_in_every_shipped_package():
+    packages = _packages(TSPTW)
+    if not packages:
+        pytest.skip("tsptw fixtures not generated")
+    customers: dict[str, list[int]] = {d: [] for d in DIFFICULTIES}
+    for package in packages:
+        instance, solution, meta = _load(package)
+        customers[meta["difficulty"]].append(len(instance["sets"]["customers"]))
+        assert tsptw.vacuous_windows(instance) == []
+        # the windowless optimum (Held-Karp) is cheaper and misses a window in both directions
+        data = tsptw.window_data(instance)
+        total, order = routing.held_karp(data.cost)
+        assert routing.from_units(total, tsptw.travel_rule(instance)) < solution["objective_value"]
+        names = tsptw.nodes(instance)
+        for direction in (order, [0, *reversed(order[1:])]):
+            check = _generator(TSPTW).check_solution(instance, {"tour": [names[i] for i in direction]})
+            assert not check.feasible and any("late for a window" in p for p in check.problems)
+        assert solution["binding_time_window_nodes"]
+    assert max(customers["easy"]) < min(customers["medium"]) and max(customers["medium"]) < min(
+        customers["hard"]
+    )
 
 
 # ------------------------------------------------------------------------------------------------

@@ -1,0 +1,337 @@
+"""TSP with time windows: one vehicle leaves the depot at time zero, serves every customer once,
+starting service inside the customer's window (waiting when early), and returns by the depot's close.
+
+Layouts are integer points on a grid; the travel time of a leg is its Euclidean length rounded to
+the instance's stated precision, and it is also the leg's cost (the objective is the total travel
+time; waiting and service are not counted). Windows and service times are whole numbers.
+
+Windows are planted around a random visiting order, so a feasible tour always exists, and then
+must bind: an instance is rejected when the cheapest tour without windows (Held–Karp) already
+costs as little as the windowed optimum, i.e. when some windowless optimal tour is feasible, and
+when any customer's window is vacuous (opens no later than the customer can first be reached and
+closes no earlier than the last moment from which the vehicle can still get home). Regimes grow
+from six or seven customers with wide windows to twelve or thirteen clustered customers whose
+windows are a fraction of the tour's duration; at medium and hard, the greedy that always drives
+to the nearest customer whose window can still be met must fail or be suboptimal.
+
+The reference is HiGHS on the big-M arc model; the cross-check a solver-free label-setting dynamic
+program (:mod:`.solvers`), both in integer time units.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from benchmark.suites.mmopt.generation import routing
+from benchmark.suites.mmopt.generation.protocol import ReferenceSolution, Rejected
+from benchmark.suites.mmopt.generation.spatial import Point, distance, min_separation, sample_points
+from benchmark.suites.mmopt.subcategories.tsp_with_time_windows import solvers
+
+VARIANT = "traveling_salesman_problem_with_time_windows"
+DEPOT = "Depot"
+UNIFORM = "uniform"
+CLUSTERED = "clustered"
+MIN_SEPARATION = 2.0
+
+
+@dataclass(frozen=True)
+class Regime:
+    customers: tuple[int, int]
+    grid: int
+    layouts: tuple[str, ...]
+    rules: tuple[str, ...]
+    width: tuple[float, float]  # window width as a fraction of the planted tour's duration
+    service: tuple[int, ...]  # service times drawn from these
+    tightness: str
+    greedy_must_fail: bool
+
+
+REGIMES: dict[str, Regime] = {
+    "easy": Regime((6, 7), 10, (UNIFORM,), ("euclidean_rounded_2dp",), (0.35, 0.6), (1,), "wide", False),
+    "medium": Regime(
+        (8, 10),
+        14,
+        (UNIFORM, CLUSTERED),
+        ("euclidean_rounded_1dp", "euclidean_rounded_0dp"),
+        (0.25, 0.45),
+        (0, 1, 2),
+        "moderate",
+        True,
+    ),
+    "hard": Regime(
+        (12, 13),
+        16,
+        (CLUSTERED,),
+        ("euclidean_rounded_2dp", "euclidean_rounded_1dp"),
+        (0.18, 0.35),
+        (1, 2, 3),
+        "tight",
+        True,
+    ),
+}
+
+
+@dataclass(frozen=True)
+class Layout:
+    kind: str
+    depot: Point
+    customers: tuple[Point, ...]
+
+
+def customer_names(count: int) -> list[str]:
+    return [f"C{i}" for i in range(1, count + 1)]
+
+
+def sample_structure(rng: random.Random, difficulty: str) -> Layout:
+    regime = REGIMES[difficulty]
+    count = rng.randint(*regime.customers)
+    kind = rng.choice(regime.layouts)
+    middle = regime.grid // 2
+    depot = (rng.randint(middle - 2, middle + 2), rng.randint(middle - 2, middle + 2))
+    if kind == UNIFORM:
+        points = sample_points(rng, count, 1, regime.grid - 1, MIN_SEPARATION, avoid=[depot])
+        return Layout(kind, depot, tuple(points))
+    centres = sample_points(rng, rng.randint(3, 4), 3, regime.grid - 3, regime.grid / 2.6, avoid=[depot])
+    radius = regime.grid / 5
+    points = sample_points(
+        rng,
+        count,
+        1,
+        regime.grid - 1,
+        MIN_SEPARATION,
+        avoid=[depot],
+        accept=lambda p: any(distance(p, c) <= radius for c in centres),
+    )
+    return Layout(kind, depot, tuple(points))
+
+
+def _scale(rule: str) -> int:
+    decimals = routing.rule_decimals(rule)
+    assert decimals is not None, "time windows need a rounded travel-time rule"
+    return int(10**decimals)
+
+
+def instantiate(rng: random.Random, layout: Layout, difficulty: str) -> dict[str, Any]:
+    regime = REGIMES[difficulty]
+    rule = rng.choice(regime.rules)
+    customers = customer_names(len(layout.customers))
+    nodes = [DEPOT, *customers]
+    coordinates = {DEPOT: list(layout.depot)} | {
+        name: [x, y] for name, (x, y) in zip(customers, layout.customers, strict=True)
+    }
+    service = {DEPOT: 0} | {name: rng.choice(regime.service) for name in customers}
+    # plant the windows around a random visiting order, timed without waiting
+    planted = rng.sample(customers, len(customers))
+    starts: dict[str, float] = {}
+    time, here = 0.0, DEPOT
+    for name in planted:
+        time += service[here] + routing.leg_cost(coordinates[here], coordinates[name], rule)
+        starts[name] = time
+        here = name
+    back = time + service[here] + routing.leg_cost(coordinates[here], coordinates[DEPOT], rule)
+    windows: dict[str, list[int]] = {DEPOT: [0, math.ceil(back * rng.uniform(1.1, 1.3))]}
+    for name in customers:
+        width = back * rng.uniform(*regime.width)
+        before = rng.uniform(0.2, 0.8) * width
+        windows[name] = [max(0, math.floor(starts[name] - before)), math.ceil(starts[name] + width - before)]
+    return {
+        "variant": VARIANT,
+        "scenario": VARIANT,
+        "difficulty": difficulty,
+        "sets": {
+            "nodes": nodes,
+            "customers": customers,
+            "directed_arcs": [[a, b] for a in nodes for b in nodes if a != b],
+        },
+        "depot": DEPOT,
+        "coordinates": coordinates,
+        "travel_time_matrix": routing.distance_table(coordinates, nodes, rule),
+        "service_times": service,
+        "time_windows": {name: windows[name] for name in nodes},
+        "grid_size": regime.grid,
+        "meta_parameters": {
+            "number_customers": len(customers),
+            "layout_type": layout.kind,
+            "window_tightness_type": regime.tightness,
+            "service_time_type": "constant" if len(regime.service) == 1 else "heterogeneous",
+            "travel_time_rule": rule,
+        },
+    }
+
+
+def travel_rule(instance: Mapping[str, Any]) -> str:
+    return str(instance["meta_parameters"]["travel_time_rule"])
+
+
+def nodes(instance: Mapping[str, Any]) -> list[str]:
+    """Depot first (the solvers' node 0), then the customers."""
+    return [instance["depot"], *instance["sets"]["customers"]]
+
+
+def window_data(instance: Mapping[str, Any]) -> solvers.WindowData:
+    """The instance in integer time units of the travel-time rule's precision."""
+    names = nodes(instance)
+    scale = _scale(travel_rule(instance))
+    windows = instance["time_windows"]
+    return solvers.WindowData(
+        cost=routing.cost_matrix(instance["coordinates"], names, travel_rule(instance)),
+        service=tuple(int(instance["service_times"][n]) * scale for n in names),
+        windows=tuple((int(windows[n][0]) * scale, int(windows[n][1]) * scale) for n in names),
+    )
+
+
+def vacuous_windows(instance: Mapping[str, Any]) -> list[str]:
+    """Customers whose window constrains nothing: it opens no later than the direct arrival from
+    the depot and closes no earlier than the last start that still allows the direct way home."""
+    data = window_data(instance)
+    names = nodes(instance)
+    found = []
+    for j in range(1, data.size):
+        opens, closes = data.windows[j]
+        latest = data.windows[0][1] - data.service[j] - int(data.cost[j, 0])
+        if opens <= int(data.cost[0, j]) and closes >= latest:
+            found.append(names[j])
+    return found
+
+
+def structural_problems(instance: Mapping[str, Any], difficulty: str) -> list[str]:
+    regime = REGIMES[difficulty]
+    customers = instance["sets"]["customers"]
+    problems = []
+    if not regime.customers[0] <= len(customers) <= regime.customers[1]:
+        problems.append("structure: customer count outside the regime")
+    points = [tuple(instance["coordinates"][n]) for n in nodes(instance)]
+    if min_separation(points) < MIN_SEPARATION:  # type: ignore[arg-type]
+        problems.append("structure: two nodes too close to label")
+    if any(not 0 <= c <= instance["grid_size"] for p in points for c in p):
+        problems.append("structure: a node lies off the grid")
+    if any(a > b for a, b in instance["time_windows"].values()):
+        problems.append("structure: a window closes before it opens")
+    if (
+        routing.distance_table(instance["coordinates"], nodes(instance), travel_rule(instance))
+        != instance["travel_time_matrix"]
+    ):
+        problems.append("structure: travel-time matrix disagrees with the rule")
+    if vacuous_windows(instance):
+        problems.append("structure: a customer's time window is vacuous")
+    return problems
+
+
+def solution_of(instance: Mapping[str, Any], order: Sequence[int], total_units: int) -> dict[str, Any]:
+    """The official ``solution_ref.json`` shape of a tour given as node indices from the depot."""
+    names = nodes(instance)
+    data = window_data(instance)
+    timed = solvers.schedule(data, order)
+    if timed is None:
+        raise Rejected("reference: the solver's tour misses a window")
+    starts, back = timed
+    rule = travel_rule(instance)
+    scale = _scale(rule)
+
+    def as_time(units: int) -> float:
+        return routing.finish_total(units / scale, rule)
+
+    tour = [names[i] for i in order] + [names[0]]
+    arrivals = {names[0]: 0.0}
+    waiting = {names[0]: 0.0}
+    for k in range(1, len(order)):
+        previous, node = order[k - 1], order[k]
+        arrive = starts[k - 1] + data.service[previous] + int(data.cost[previous, node])
+        arrivals[names[node]] = as_time(arrive)
+        waiting[names[node]] = as_time(starts[k] - arrive)
+    arrivals[f"{names[0]}_return"] = as_time(back)
+    binding = [
+        names[node]
+        for k, node in enumerate(order[1:], start=1)
+        if waiting[names[node]] > 0 or starts[k] == data.windows[node][1]
+    ]
+    return {
+        "status": "optimal",
+        "objective_value": routing.from_units(total_units, rule),
+        "tour": tour,
+        "selected_arcs": [[tour[k], tour[k + 1]] for k in range(len(tour) - 1)],
+        "service_start_times": {names[node]: as_time(starts[k]) for k, node in enumerate(order)},
+        "arrival_times": arrivals,
+        "waiting_times": waiting,
+        "visit_order": {name: position for position, name in enumerate(tour[:-1])},
+        "binding_time_window_nodes": binding,
+    }
+
+
+def reference_solve(instance: Mapping[str, Any]) -> ReferenceSolution:
+    try:
+        found = solvers.windows_milp(window_data(instance))
+    except RuntimeError as exc:
+        raise Rejected("reference: solver did not certify optimality", str(exc)) from None
+    if found is None:
+        raise Rejected("reference: no tour meets every window")
+    total, order = found
+    return ReferenceSolution(
+        solution=solution_of(instance, order, total),
+        method="scipy.optimize.milp (HiGHS) on the arc model with big-M time propagation",
+    )
+
+
+def cross_check(instance: Mapping[str, Any]) -> tuple[str, float]:
+    found = solvers.label_dp(window_data(instance))
+    if found is None:
+        raise Rejected("cross-check: the label-setting DP finds no feasible tour")
+    return "label-setting dynamic program over (visited set, last node) with (cost, time) dominance", (
+        routing.from_units(found[0], travel_rule(instance))
+    )
+
+
+def windowless_optimum(instance: Mapping[str, Any]) -> float:
+    """The cheapest tour when the windows are ignored (Held–Karp), as a reported cost."""
+    total, _ = routing.held_karp(window_data(instance).cost)
+    return routing.from_units(total, travel_rule(instance))
+
+
+def nearest_feasible_tour(data: solvers.WindowData) -> list[int] | None:
+    """The greedy that drives to the nearest unvisited customer whose window can still be met;
+    ``None`` when it gets stuck or comes home too late."""
+    order, time, here = [0], 0, 0
+    free = set(range(1, data.size))
+    while free:
+        leave = time + data.service[here]
+        reachable = [j for j in free if leave + int(data.cost[here, j]) <= data.windows[j][1]]
+        if not reachable:
+            return None
+        step = min(reachable, key=lambda j: (int(data.cost[here, j]), j))
+        time = max(leave + int(data.cost[here, step]), data.windows[step][0])
+        order.append(step)
+        free.remove(step)
+        here = step
+    return order if solvers.schedule(data, order) is not None else None
+
+
+def greedy_cost(instance: Mapping[str, Any]) -> float | None:
+    data = window_data(instance)
+    order = nearest_feasible_tour(data)
+    return (
+        None if order is None else routing.from_units(solvers.tour_cost(data, order), travel_rule(instance))
+    )
+
+
+def solution_problems(
+    instance: Mapping[str, Any], reference: ReferenceSolution, difficulty: str
+) -> list[str]:
+    optimum = float(reference.solution["objective_value"])
+    if windowless_optimum(instance) >= optimum - 1e-9:
+        return ["nontrivial: an optimal tour without windows meets every window"]
+    if not reference.solution["binding_time_window_nodes"]:
+        return ["nontrivial: no window binds on the optimal tour"]
+    if REGIMES[difficulty].greedy_must_fail:
+        greedy = greedy_cost(instance)
+        if greedy is not None and math.isclose(greedy, optimum, abs_tol=1e-9):
+            return ["nontrivial: the nearest-feasible-customer greedy is optimal"]
+    return []
+
+
+def heuristic_summary(instance: Mapping[str, Any]) -> tuple[float, float | None]:
+    """(windowless optimum, nearest-feasible greedy cost or None) for the notes and tags."""
+    return windowless_optimum(instance), greedy_cost(instance)
