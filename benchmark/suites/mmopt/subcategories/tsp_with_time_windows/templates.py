@@ -6,16 +6,14 @@ coordinates, windows and service times stay in the figures.
 
 from __future__ import annotations
 
-import textwrap
-
 from benchmark.suites.mmopt.generation import routing
 from benchmark.suites.mmopt.generation.protocol import DerivedArtifacts, VerifiedRecord
+from benchmark.suites.mmopt.generation.task_text import output_contract, task_text
 from benchmark.suites.mmopt.subcategories.tsp_with_time_windows.generator import (
     heuristic_summary,
     travel_rule,
 )
 
-WIDTH = 100
 READING = (
     "Two figures describe the instance. visual_0.png is a map on a square grid whose lines are one "
     "distance unit apart, numbered along the bottom (x coordinate) and the left side (y coordinate); "
@@ -35,14 +33,12 @@ TASK = (
     "closing time. Minimize the total travel time of the tour (waiting and service times are not "
     "part of the objective)."
 )
-CONTRACT = """\
-Formulate this as an optimization model and write Python code with a function solve() that takes
-no arguments, builds and solves the model, and returns a dict with the keys:
-- "status": "optimal" when an optimal tour is found;
-- "objective_value": the minimum total travel time, as a number;
-- "tour": the list of location names in visiting order, starting and ending at "Depot";
-- optionally "service_start_times": a dict location name -> the time service starts there.
-"""
+CONTRACT = output_contract(
+    '- "status": "optimal" when an optimal tour is found;\n'
+    '- "objective_value": the minimum total travel time, as a number;\n'
+    '- "tour": the list of location names in visiting order, starting and ending at "Depot";\n'
+    '- optionally "service_start_times": a dict location name -> the time service starts there.\n'
+)
 
 
 def rule_text(instance: dict) -> str:  # type: ignore[type-arg]
@@ -50,13 +46,8 @@ def rule_text(instance: dict) -> str:  # type: ignore[type-arg]
 
 
 def task_input(record: VerifiedRecord) -> str:
-    paragraphs = [
-        "Travelling salesman problem with time windows (routing and tour optimization)",
-        textwrap.fill(READING, WIDTH),
-        textwrap.fill(TASK.format(rule=rule_text(record.instance)), WIDTH),
-        CONTRACT,
-    ]
-    return "\n\n".join(paragraphs)
+    title = "Travelling salesman problem with time windows (routing and tour optimization)"
+    return task_text(title, READING, TASK.format(rule=rule_text(record.instance)), contract=CONTRACT)
 
 
 def _rows(instance: dict) -> list[tuple[str, int, int, int, int, int]]:  # type: ignore[type-arg]
