@@ -31,18 +31,16 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import fcntl
 import hashlib
 import json
 import logging
-import os
-import tempfile
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from adapters.base import AdapterError, Completion, CompletionRequest, ModelAdapter, Usage
+from benchmark.files import locked, write_atomically
 from benchmark.messages import ImagePart, ToolCall
 
 __all__ = ["CACHE_FORMAT", "CACHE_MODES", "CachedAdapter", "cache_key"]
@@ -249,23 +247,9 @@ class CachedAdapter:
             )
 
 
-@contextlib.contextmanager
-def _key_lock(entry: Path, *, wait: bool) -> Iterator[bool]:
+def _key_lock(entry: Path, *, wait: bool) -> contextlib.AbstractContextManager[bool]:
     """An exclusive ``flock`` on ``<key>.lock``; yields False when ``wait`` is off and it is taken."""
-    entry.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(entry.with_suffix(".lock"), os.O_RDWR | os.O_CREAT, 0o644)
-    try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX if wait else fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            yield False
-            return
-        try:
-            yield True
-        finally:
-            fcntl.flock(fd, fcntl.LOCK_UN)
-    finally:
-        os.close(fd)
+    return locked(entry.with_suffix(".lock"), wait=wait)
 
 
 def _failure_path(entry: Path) -> Path:
@@ -331,16 +315,5 @@ def _write_entry(
 
 
 def _write_json(path: Path, value: dict[str, Any]) -> None:
-    """Atomically: a reader sees the old file or the whole new one, never a part."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name[:16]}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump(value, fh, ensure_ascii=False, indent=1)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
+    """Atomically and durably: a reader sees the old file or the whole new one, never a part."""
+    write_atomically(path, json.dumps(value, ensure_ascii=False, indent=1), fsync=True)

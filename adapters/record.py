@@ -17,15 +17,13 @@ answer, which is the one the replay adapter would give for both.
 
 from __future__ import annotations
 
-import fcntl
 import json
-import os
-import tempfile
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from adapters.base import Completion, CompletionRequest, ModelAdapter
+from benchmark.files import append_lines, write_atomically
 from benchmark.schema import ReplayLine
 
 __all__ = ["CallLog", "RecordingSummary", "ReplayRecorder"]
@@ -88,15 +86,9 @@ class ReplayRecorder:
             return
         for line in lines:  # what is written must replay
             ReplayLine.model_validate(line)
-        data = "".join(json.dumps(line, sort_keys=True, ensure_ascii=False) + "\n" for line in lines)
-        data = data.encode("utf-8")
-        fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX)
-            os.write(fd, data)
-        finally:
-            fcntl.flock(fd, fcntl.LOCK_UN)
-            os.close(fd)
+        append_lines(
+            self.path, "".join(json.dumps(line, sort_keys=True, ensure_ascii=False) + "\n" for line in lines)
+        )
 
     def finalize(self) -> RecordingSummary:
         """Rewrite the file with the newest line per case, sorted by case key (atomically)."""
@@ -112,10 +104,7 @@ class ReplayRecorder:
         body = "".join(
             json.dumps(latest[case], sort_keys=True, ensure_ascii=False) + "\n" for case in sorted(latest)
         )
-        fd, tmp = tempfile.mkstemp(prefix=f".{self.path.name}.", dir=self.path.parent)
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(body)
-        os.replace(tmp, self.path)
+        write_atomically(self.path, body)
         calls = {
             str(line.get("of_case", case)): int(str(line.get("calls", 1))) for case, line in latest.items()
         }

@@ -12,14 +12,14 @@ remember their offset, so checking the spend before each request costs a read of
 
 from __future__ import annotations
 
-import fcntl
 import json
-import os
 import threading
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from benchmark.files import append_lines
 
 __all__ = ["LEDGER_FILE", "RequestLedger", "SessionSpend"]
 
@@ -46,15 +46,7 @@ class RequestLedger:
         self._totals = SessionSpend()
 
     def append(self, entry: Mapping[str, Any]) -> None:
-        line = (json.dumps({"session": self.session, **entry}, sort_keys=True) + "\n").encode("utf-8")
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX)
-            os.write(fd, line)
-        finally:
-            fcntl.flock(fd, fcntl.LOCK_UN)
-            os.close(fd)
+        append_lines(self.path, json.dumps({"session": self.session, **entry}, sort_keys=True) + "\n")
 
     def spend(self) -> SessionSpend:
         """This session's totals over every process's lines so far (reads only what is new)."""

@@ -8,13 +8,12 @@ and the reports need. Both sides check records against :class:`benchmark.schema.
 
 from __future__ import annotations
 
-import fcntl
 import json
-import os
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from benchmark.files import append_lines
 from benchmark.schema import SCHEMA_VERSION, CaseRecord, ValidationError, problems
 
 RESULTS_FILE = "results.jsonl"
@@ -32,16 +31,7 @@ def append_record(path: Path, record: Mapping[str, Any]) -> None:
         CaseRecord.model_validate(body)
     except ValidationError as exc:
         raise RecordSchemaError(f"{path}: record of case {record.get('case')!r}: {problems(exc)}") from None
-    line = (json.dumps(body, sort_keys=True, default=str) + "\n").encode("utf-8")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        os.write(fd, line)
-        os.fsync(fd)
-    finally:
-        fcntl.flock(fd, fcntl.LOCK_UN)
-        os.close(fd)
+    append_lines(path, json.dumps(body, sort_keys=True, default=str) + "\n", fsync=True)
 
 
 def read_records(path: Path) -> list[dict[str, Any]]:

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmark import HARNESS_VERSION
+from benchmark.files import write_atomically
 from benchmark.schema import SCHEMA_VERSION, RunManifest
 
 MANIFEST_FILE = "manifest.json"
@@ -102,9 +103,7 @@ def write_manifest(paths: RunPaths, manifest: Mapping[str, Any]) -> None:
     paths.root.mkdir(parents=True, exist_ok=True)
     body = {"schema_version": SCHEMA_VERSION, "harness_version": HARNESS_VERSION, **manifest}
     RunManifest.model_validate(body)  # a manifest later tools cannot read is a harness bug
-    tmp = paths.manifest.with_suffix(".tmp")
-    tmp.write_text(json.dumps(body, indent=2, sort_keys=True, default=str) + "\n", encoding="utf-8")
-    tmp.replace(paths.manifest)
+    write_atomically(paths.manifest, json.dumps(body, indent=2, sort_keys=True, default=str) + "\n")
 
 
 def read_manifest(paths: RunPaths) -> dict[str, Any]:

@@ -1,5 +1,6 @@
 """The import direction that keeps the core able to carry any suite: ``adapters/`` uses nothing of
-``benchmark/`` beyond the data contracts (messages, the run-log schema), and the core (everything
+``benchmark/`` beyond the data contracts (messages, the run-log schema) and the file primitives
+(locked appends, atomic writes), and the core (everything
 in ``benchmark/`` outside ``benchmark/suites/``, plus ``benchmark/suites/base.py``) imports no
 suite and names none in its code."""
 
@@ -11,7 +12,7 @@ from pathlib import Path
 from benchmark.suites.base import suite_names
 from tests.conftest import REPO
 
-CONTRACTS = {"benchmark.messages", "benchmark.schema"}
+CONTRACTS = {"benchmark.messages", "benchmark.schema", "benchmark.files"}
 
 
 def _imports(path: Path) -> list[str]:

@@ -3,19 +3,18 @@
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import json
-import os
 import shutil
 import time
 from collections import Counter
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from benchmark.files import locked, write_atomically
 from benchmark.suites.mmopt.generation.jsonio import dumps_canonical
-from benchmark.suites.mmopt.generation.package import META, package_files, write_atomically, write_package
+from benchmark.suites.mmopt.generation.package import META, package_files, write_package
 from benchmark.suites.mmopt.generation.pipeline import BuiltInstance, GenerationError, build_instance
 from benchmark.suites.mmopt.generation.protocol import InstanceGenerator
 from benchmark.suites.mmopt.generation.seeds import instance_seed
@@ -166,19 +165,12 @@ def generate_dataset(
     )
 
 
-@contextlib.contextmanager
-def _root_lock(root: Path) -> Iterator[None]:
+def _root_lock(root: Path) -> contextlib.AbstractContextManager[bool]:
     """Serialize rebuilding the dataset-level files between concurrent generators on one root.
 
-    The lock is an ``flock`` on the root directory itself, so no lock file appears in the dataset;
-    closing the descriptor releases it.
+    The lock is an ``flock`` on the root directory itself, so no lock file appears in the dataset.
     """
-    descriptor = os.open(root, os.O_RDONLY)
-    try:
-        fcntl.flock(descriptor, fcntl.LOCK_EX)
-        yield
-    finally:
-        os.close(descriptor)
+    return locked(root)
 
 
 def _read_meta(meta_path: Path) -> dict[str, Any] | None:

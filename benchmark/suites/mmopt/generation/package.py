@@ -8,12 +8,11 @@ regeneration check share one code path: a package on disk is "reproducible" exac
 from __future__ import annotations
 
 import hashlib
-import os
 import shutil
-import tempfile
 from pathlib import Path
 from typing import Any
 
+from benchmark.files import write_atomically
 from benchmark.suites.mmopt.generation.jsonio import dumps_canonical
 from benchmark.suites.mmopt.generation.pipeline import BuiltInstance
 
@@ -85,18 +84,3 @@ def write_package(root: Path, built: BuiltInstance, dataset_version: str) -> Pat
         else:
             path.write_bytes(data)
     return directory
-
-
-def write_atomically(path: Path, data: bytes) -> None:
-    """Replace ``path`` in one step (temporary sibling + ``os.replace``), so a concurrent reader —
-    another ``generate_dataset`` rebuilding the manifest — sees the old or the new file, never half
-    of one. The temporary name starts with a dot, which the dataset's globs skip."""
-    descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    try:
-        with os.fdopen(descriptor, "wb") as handle:
-            handle.write(data)
-        os.chmod(temporary, 0o644)  # mkstemp's 0600 would hide the file from other readers
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
