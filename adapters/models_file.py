@@ -3,21 +3,21 @@
 Aliases live in a TOML file rather than in code so that a user can point the benchmark at a gateway,
 a hosted API or a local llama.cpp / vLLM server without touching the harness, and so that API keys
 never sit in a file: the file names the *environment variable* that holds the key. Every field is
-type-checked when the file is read and errors name the file, the alias and the field, because a typo
-here otherwise surfaces as a confusing HTTP error deep inside a run.
+checked when the file is read against the run log's schema (:class:`benchmark.schema.ModelsFile`),
+and errors name the file, the alias and the field, because a typo here otherwise surfaces as a
+confusing HTTP error deep inside a run.
 """
 
 from __future__ import annotations
 
-import math
 import os
-import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from adapters.retry import RetryPolicy
+from benchmark.schema import ModelEntry, ModelsFile, ValidationError
 
 ENV_VAR = "OPTBENCH_MODELS_FILE"
 """Environment variable naming the models file when none is passed explicitly."""
@@ -75,25 +75,8 @@ class ModelSpec:
         return (input_tokens * self.input_price_per_mtok + output_tokens * self.output_price_per_mtok) / 1e6
 
 
-_ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
-_KNOWN_FIELDS = (
-    "base_url",
-    "model",
-    "api_key_env",
-    "supports_images",
-    "max_output_tokens",
-    "context_window",
-    "input_price_per_mtok",
-    "output_price_per_mtok",
-    "request_timeout_s",
-    "extra_body",
-    "max_tokens_param",
-    "supports_temperature",
-    "max_retries",
-    "retry_base_delay_s",
-    "retry_max_delay_s",
-    "retry_max_total_s",
-)
+#: Every field a ``[models.<alias>]`` table may have (the schema's), for error messages.
+_KNOWN_FIELDS = tuple(ModelEntry.model_fields)
 
 
 def find_models_file(explicit: Path | None = None) -> Path | None:
@@ -135,118 +118,67 @@ def load_models_file(path: Path) -> dict[str, ModelSpec]:
     models = data.get("models", {})
     if not isinstance(models, dict):
         raise ModelsFileError(f"models file {path}: 'models' must be a table of [models.<alias>] tables")
-    specs: dict[str, ModelSpec] = {}
     for alias, table in models.items():
-        specs[alias] = _parse_alias(path, alias, table)
-    return specs
+        if isinstance(table, dict) and "api_key" in table:  # said before validation: no value is shown
+            raise ModelsFileError(
+                f"models file {path}, [models.{alias}]: field 'api_key' is not allowed; keys never go in "
+                "the file, name the environment variable that holds it with api_key_env"
+            )
+    try:
+        parsed = ModelsFile.model_validate(data)
+    except ValidationError as exc:
+        raise ModelsFileError(_first_problem(path, exc)) from None
+    return {alias: _spec(path, alias, entry) for alias, entry in parsed.models.items()}
 
 
-def _parse_alias(path: Path, alias: str, table: object) -> ModelSpec:
+def _first_problem(path: Path, error: ValidationError) -> str:
+    """The first fault as ``models file PATH, [models.ALIAS]: field 'NAME' PROBLEM, got VALUE``."""
+    item = error.errors()[0]
+    location = [str(part) for part in item["loc"]]
+    alias = location[1] if len(location) > 1 else "?"
     where = f"models file {path}, [models.{alias}]"
-    if not isinstance(table, dict):
-        raise ModelsFileError(f"{where}: must be a table, got {type(table).__name__}")
-    if "api_key" in table:
-        raise ModelsFileError(
-            f"{where}: field 'api_key' is not allowed; keys never go in the file, "
-            "name the environment variable that holds it with api_key_env"
-        )
-    unknown = sorted(set(table) - set(_KNOWN_FIELDS))
-    if unknown:
-        raise ModelsFileError(
-            f"{where}: unknown field(s) {', '.join(unknown)}; known fields: {', '.join(_KNOWN_FIELDS)}"
-        )
+    if len(location) == 2:
+        return f"{where}: must be a table, got {type(item['input']).__name__}"
+    name = location[2]
+    if item["type"] == "extra_forbidden":
+        return f"{where}: unknown field '{name}'; known fields: {', '.join(_KNOWN_FIELDS)}"
+    field_name = ".".join(location[2:])
+    if item["type"] == "missing":
+        return f"{where}: field '{field_name}' is required"
+    message = str(item["msg"]).removeprefix("Value error, ")
+    value: Any = item.get("input")
+    # a value is echoed unless it is a table or could be a key put where its variable's name goes
+    shown = not isinstance(value, dict | list) and field_name != "api_key_env"
+    got = f", got {value!r}" if shown else ""
+    return f"{where}: field '{field_name}' {message[0].lower()}{message[1:]}{got}"
 
-    def fail(name: str, problem: str) -> ModelsFileError:
-        return ModelsFileError(f"{where}: field '{name}' {problem}")
 
-    def req_str(name: str) -> str:
-        if name not in table:
-            raise fail(name, "is required")
-        value = table[name]
-        if not isinstance(value, str) or not value.strip():
-            raise fail(name, f"must be a non-empty string, got {value!r}")
-        return value
-
-    def opt_bool(name: str, default: bool) -> bool:
-        value = table.get(name, default)
-        if not isinstance(value, bool):
-            raise fail(name, f"must be true or false, got {value!r}")
-        return value
-
-    def opt_pos_int(name: str) -> int | None:
-        value = table.get(name)
-        if value is None:
-            return None
-        if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
-            raise fail(name, f"must be a positive integer, got {value!r}")
-        return value
-
-    def opt_count(name: str) -> int | None:
-        value = table.get(name)
-        if value is None:
-            return None
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise fail(name, f"must be a non-negative integer, got {value!r}")
-        return value
-
-    def opt_float(name: str, *, positive: bool) -> float | None:
-        value = table.get(name)
-        if value is None:
-            return None
-        if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-            raise fail(name, f"must be a number, got {value!r}")
-        if value < 0 or (positive and value == 0):
-            raise fail(name, f"must be {'positive' if positive else 'non-negative'}, got {value!r}")
-        return float(value)
-
-    base_url = req_str("base_url")
-    if not base_url.startswith(("http://", "https://")):
-        raise fail("base_url", f"must start with http:// or https://, got {base_url!r}")
-    model = req_str("model")
-
-    api_key_env = table.get("api_key_env")
-    if api_key_env is not None and (not isinstance(api_key_env, str) or not _ENV_NAME.match(api_key_env)):
-        raise fail(
-            "api_key_env",
-            f"must be the name of an environment variable (like OPENAI_API_KEY), got {api_key_env!r}",
-        )
-
-    extra_body = table.get("extra_body")
-    if extra_body is not None and not isinstance(extra_body, dict):
-        raise fail("extra_body", f"must be a table, got {extra_body!r}")
-
-    max_tokens_param = table.get("max_tokens_param", "max_tokens")
-    if max_tokens_param not in ("max_tokens", "max_completion_tokens"):
-        raise fail(
-            "max_tokens_param", f"must be 'max_tokens' or 'max_completion_tokens', got {max_tokens_param!r}"
-        )
-
-    timeout = opt_float("request_timeout_s", positive=True)
+def _spec(path: Path, alias: str, entry: ModelEntry) -> ModelSpec:
     defaults = RetryPolicy()
-    max_retries = opt_count("max_retries")
-    base_delay = opt_float("retry_base_delay_s", positive=False)
-    max_delay = opt_float("retry_max_delay_s", positive=False)
-    max_total = opt_float("retry_max_total_s", positive=False)
+
+    def either(value: Any, default: Any) -> Any:
+        return default if value is None else value
+
     retry = RetryPolicy(
-        max_retries=defaults.max_retries if max_retries is None else max_retries,
-        base_delay_s=defaults.base_delay_s if base_delay is None else base_delay,
-        max_delay_s=defaults.max_delay_s if max_delay is None else max_delay,
-        max_total_s=defaults.max_total_s if max_total is None else max_total,
+        max_retries=either(entry.max_retries, defaults.max_retries),
+        base_delay_s=either(entry.retry_base_delay_s, defaults.base_delay_s),
+        max_delay_s=either(entry.retry_max_delay_s, defaults.max_delay_s),
+        max_total_s=either(entry.retry_max_total_s, defaults.max_total_s),
     )
     return ModelSpec(
         alias=alias,
-        base_url=base_url,
-        model=model,
+        base_url=entry.base_url,
+        model=entry.model,
         source=path,
-        api_key_env=api_key_env,
-        supports_images=opt_bool("supports_images", True),
-        max_output_tokens=opt_pos_int("max_output_tokens"),
-        context_window=opt_pos_int("context_window"),
-        input_price_per_mtok=opt_float("input_price_per_mtok", positive=False),
-        output_price_per_mtok=opt_float("output_price_per_mtok", positive=False),
-        request_timeout_s=600.0 if timeout is None else timeout,
-        extra_body=extra_body,
-        max_tokens_param=max_tokens_param,
-        supports_temperature=opt_bool("supports_temperature", True),
+        api_key_env=entry.api_key_env,
+        supports_images=entry.supports_images,
+        max_output_tokens=entry.max_output_tokens,
+        context_window=entry.context_window,
+        input_price_per_mtok=entry.input_price_per_mtok,
+        output_price_per_mtok=entry.output_price_per_mtok,
+        request_timeout_s=entry.request_timeout_s,
+        extra_body=entry.extra_body,
+        max_tokens_param=entry.max_tokens_param,
+        supports_temperature=entry.supports_temperature,
         retry=retry,
     )

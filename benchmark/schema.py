@@ -1,7 +1,8 @@
 """The run log's schema: one typed model per file format the harness writes or reads.
 
 ``CaseRecord`` (a line of ``results.jsonl``), ``Turn`` (one model call inside it), ``RunManifest``
-(``manifest.json``) and ``ReplayLine`` (a line of a replay or ``--record`` file). Every writer
+(``manifest.json``), ``ReplayLine`` (a line of a replay or ``--record`` file) and ``ModelsFile``
+(the models file of model aliases, ``models.toml``). Every writer
 validates what it writes and every reader what it reads, so a record that a later tool cannot
 read is caught where it is made. ``schema_version`` is written into records and manifests and is
 raised when a field changes meaning; readers accept every version up to theirs.
@@ -12,11 +13,31 @@ adapter reads), so like :mod:`benchmark.messages` this module imports nothing of
 
 from __future__ import annotations
 
+import re
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    StrictStr,
+    ValidationError,
+    field_validator,
+)
 
-__all__ = ["SCHEMA_VERSION", "CaseRecord", "ReplayLine", "RunManifest", "Turn", "ValidationError", "problems"]
+__all__ = [
+    "SCHEMA_VERSION",
+    "CaseRecord",
+    "ModelEntry",
+    "ModelsFile",
+    "ReplayLine",
+    "RunManifest",
+    "Turn",
+    "ValidationError",
+    "problems",
+]
 
 SCHEMA_VERSION = 1
 
@@ -84,6 +105,64 @@ class ReplayLine(BaseModel):
     response: StrictStr
     finish_reason: StrictStr | None = None
     usage: ReplayUsage | None = None
+
+
+class ModelEntry(BaseModel):
+    """One ``[models.<alias>]`` table: an OpenAI-compatible endpoint and how to talk to it.
+
+    Strict types (``"yes"`` is no boolean, ``"3"`` no number) because a typo here otherwise
+    surfaces as a confusing HTTP error deep inside a run. The API key never sits in the file: it
+    names the environment variable that holds it.
+    """
+
+    model_config = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False)
+
+    base_url: StrictStr
+    """The endpoint's ``/v1`` root (``http://`` or ``https://``)."""
+    model: StrictStr = Field(pattern=r"\S")
+    """The model name the endpoint expects."""
+    api_key_env: StrictStr | None = None
+    """Name of the environment variable holding the key (none for a local server)."""
+    supports_images: StrictBool = True
+    """False for text-only models: image cases are skipped without a request."""
+    max_output_tokens: StrictInt | None = Field(default=None, gt=0)
+    context_window: StrictInt | None = Field(default=None, gt=0)
+    input_price_per_mtok: float | None = Field(default=None, ge=0)
+    """USD per million input tokens (both prices are needed for costs and ``--max-cost``)."""
+    output_price_per_mtok: float | None = Field(default=None, ge=0)
+    request_timeout_s: float = Field(default=600.0, gt=0)
+    extra_body: dict[str, Any] | None = None
+    """Sent as is with every request (vendor options)."""
+    max_tokens_param: Literal["max_tokens", "max_completion_tokens"] = "max_tokens"
+    """Reasoning models want ``max_completion_tokens``."""
+    supports_temperature: StrictBool = True
+    """False for models that reject any temperature but the default."""
+    max_retries: StrictInt | None = Field(default=None, ge=0)
+    retry_base_delay_s: float | None = Field(default=None, ge=0)
+    retry_max_delay_s: float | None = Field(default=None, ge=0)
+    retry_max_total_s: float | None = Field(default=None, ge=0)
+
+    @field_validator("base_url")
+    @classmethod
+    def _is_http(cls, value: str) -> str:
+        if not re.fullmatch(r"https?://\S+", value):
+            raise ValueError("must start with http:// or https://")
+        return value
+
+    @field_validator("api_key_env")
+    @classmethod
+    def _is_variable_name(cls, value: str | None) -> str | None:
+        if value is not None and not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", value):
+            raise ValueError("must be the name of an environment variable (like OPENAI_API_KEY)")
+        return value
+
+
+class ModelsFile(BaseModel):
+    """The models file: ``[models.<alias>]`` tables and nothing else."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    models: dict[str, ModelEntry] = Field(default_factory=dict)
 
 
 def problems(error: ValidationError) -> str:

@@ -9,6 +9,7 @@ import socket
 import struct
 import threading
 import time
+import tomllib
 import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -35,6 +36,7 @@ from adapters.openai_chat import OpenAIChatAdapter
 from adapters.oracle import OracleAdapter
 from adapters.replay import ReplayAdapter, ReplayFileError
 from benchmark.messages import ImagePart, Message, TextPart
+from benchmark.schema import ModelsFile, ValidationError
 
 KEY_ENV = "OPTBENCH_TEST_API_KEY"
 KEY = "sk-test-loopback-123"
@@ -611,6 +613,10 @@ def test_cache_concurrent_writers_leave_whole_entries(tmp_path: Path) -> None:
         ('base_url = "http://x/v1"\nmodel = "m"\nextra_body = 5', "extra_body"),
         ('base_url = "http://x/v1"\nmodel = "m"\napi_key = "sk-secret"', "api_key"),
         ('base_url = "http://x/v1"\nmodel = "m"\nsuports_images = true', "suports_images"),
+        ('base_url = "http://x/v1"\nmodel = "   "', "model"),
+        ('base_url = "http://x/v1"\nmodel = "m"\nretry_max_delay_s = inf', "retry_max_delay_s"),
+        ('base_url = "http://x/v1"\nmodel = "m"\nmax_tokens_param = "tokens"', "max_tokens_param"),
+        ('base_url = "http://x/v1"\nmodel = "m"\napi_key_env = "sk-secret"', "api_key_env"),
     ],
 )
 def test_models_file_errors_name_file_alias_field(tmp_path: Path, body: str, field_name: str) -> None:
@@ -623,6 +629,48 @@ def test_models_file_errors_name_file_alias_field(tmp_path: Path, body: str, fie
     assert "[models.broken]" in message
     assert field_name in message
     assert "sk-secret" not in message
+
+
+_URL_MODEL = 'base_url = "http://h"\nmodel = "m"\n'
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ('model = "m"', "[models.x]: field 'base_url' is required"),
+        (
+            'base_url = "ftp://h"\nmodel = "m"',
+            "field 'base_url' must start with http:// or https://, got 'ftp://h'",
+        ),
+        (
+            _URL_MODEL + 'supports_images = "yes"',
+            "field 'supports_images' input should be a valid boolean, got 'yes'",
+        ),
+        (_URL_MODEL + "max_retries = 2.5", "field 'max_retries' input should be a valid integer, got 2.5"),
+        (
+            _URL_MODEL + "suports_images = true",
+            "unknown field 'suports_images'; known fields: base_url, model,",
+        ),
+    ],
+)
+def test_models_file_is_checked_by_the_schema_with_a_clear_message(
+    tmp_path: Path, body: str, message: str
+) -> None:
+    path = tmp_path / "models.toml"
+    path.write_text(f"[models.x]\n{body}\n", encoding="utf-8")
+    with pytest.raises(ModelsFileError) as err:
+        load_models_file(path)
+    assert str(err.value).startswith(f"models file {path}, [models.x]: ") and message in str(err.value)
+    data = tomllib.loads(path.read_text())
+    with pytest.raises(ValidationError):  # the schema module's ModelsFile is what refused it
+        ModelsFile.model_validate(data)
+
+
+def test_a_non_table_alias_is_named(tmp_path: Path) -> None:
+    path = tmp_path / "models.toml"
+    path.write_text("[models]\nbroken = 4\n", encoding="utf-8")
+    with pytest.raises(ModelsFileError, match=r"\[models.broken\]: must be a table, got int"):
+        load_models_file(path)
 
 
 def test_models_file_invalid_toml(tmp_path: Path) -> None:
