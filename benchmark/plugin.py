@@ -16,7 +16,9 @@ the generation phase that keeps ``--max-in-flight`` requests in flight whatever 
 
 from __future__ import annotations
 
+import atexit
 import dataclasses
+import gc
 import json
 import os
 import sys
@@ -307,6 +309,10 @@ def pytest_configure(config: pytest.Config) -> None:
         chars = str(getattr(config.option, "reportchars", "")).replace("a", "sxX").replace("A", "sxXpP")
         config.option.reportchars = chars.replace("f", "").replace("E", "").replace("s", "")
     config.stash[STATE] = state
+    if state.run is not None:
+        # A benchmark process ends with the solver stack and plotting libraries loaded: the garbage
+        # collections of interpreter finalization would walk all of it for nothing (seconds).
+        atexit.register(gc.freeze)
     if state.run is not None and not _is_worker(config):
         interval = os.environ.get("OPTBENCH_STATUS_INTERVAL_S")
         status = StatusLine(config, RequestLedger(state.run.root / LEDGER_FILE, state.session))
@@ -395,6 +401,8 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     config = session.config
     state = config.stash[STATE]
     options = state.options
+    if state.run is not None:
+        gc.freeze()  # what startup and collection built lives to the end: later collections skip it
     if not _is_worker(config):
         state.selected = _selected_keys(state, [item.nodeid for item in session.items])
         if state.status is not None:
