@@ -48,6 +48,7 @@ ISOLATED_KINDS = [
 ]
 KINDS = [*ISOLATED_KINDS, pytest.param(SandboxKind.SUBPROCESS, id="subprocess")]
 QUICK = Limits(wall_timeout_s=60.0)
+PPID = "import os\ndef solve():\n    return {'ppid': os.getppid()}\n"
 
 
 def code(text: str) -> str:
@@ -59,15 +60,22 @@ def everything(result: ExecutionResult) -> str:
     return repr(result.value) + result.stdout + result.stderr + result.error
 
 
+def _warm(sandbox: Sandbox) -> Sandbox:
+    """A pool runs cases cold until its first server is up: wait, so that "warm" tests run warm."""
+    if isinstance(sandbox, PoolSandbox):
+        assert sandbox.wait_until_warm(), sandbox.unavailable
+    return sandbox
+
+
 @pytest.fixture(scope="module", params=KINDS)
 def sandbox(request: pytest.FixtureRequest) -> Sandbox:
-    return create_sandbox([REPO_ROOT], prefer=request.param)
+    return _warm(create_sandbox([REPO_ROOT], prefer=request.param))
 
 
 @pytest.fixture(scope="module", params=ISOLATED_KINDS)
 def bwrap_sandbox(request: pytest.FixtureRequest) -> Sandbox:
     """The bwrap sandbox, cold (one bwrap per case) and warm (forking pool)."""
-    return create_sandbox([REPO_ROOT], prefer=request.param)
+    return _warm(create_sandbox([REPO_ROOT], prefer=request.param))
 
 
 def _live_processes_with(token: str) -> list[int]:
@@ -1179,9 +1187,9 @@ def test_nothing_planted_in_one_case_is_seen_by_the_next(bwrap_sandbox: Sandbox,
 def test_a_dead_pool_server_is_replaced_and_the_case_rerun() -> None:
     if not HAVE_BWRAP:
         pytest.skip("bwrap (Debian package bubblewrap) is not installed")
-    pool = create_sandbox([REPO_ROOT], prefer=SandboxKind.POOL)
+    pool = _warm(create_sandbox([REPO_ROOT], prefer=SandboxKind.POOL))
     assert isinstance(pool, PoolSandbox)
-    warm = pool.run_solve("import os\ndef solve():\n    return {'ppid': os.getppid()}\n", QUICK)
+    warm = pool.run_solve(PPID, QUICK)
     assert warm.outcome is Outcome.OK and warm.value is not None
     assert warm.value["ppid"] != 1  # forked by the server, not started by bwrap's init
     killer = code("""
@@ -1193,9 +1201,42 @@ def test_a_dead_pool_server_is_replaced_and_the_case_rerun() -> None:
     result = pool.run_solve(killer, QUICK)
     assert result.outcome is Outcome.OK and result.value == {"after": 1}, result.error
     assert pool.restarts == 1
-    again = pool.run_solve("import os\ndef solve():\n    return {'ppid': os.getppid()}\n", QUICK)
+    assert pool.wait_until_warm(), pool.unavailable  # the replacement starts in the background
+    again = pool.run_solve(PPID, QUICK)
     assert again.outcome is Outcome.OK and again.value is not None and again.value["ppid"] != 1
     pool.close()
+
+
+def test_cases_run_cold_while_the_first_pool_server_starts() -> None:
+    """No case waits for the seconds a server spends importing the stack: the first one runs in a
+    cold sandbox (its parent is bwrap's init) while the server starts, later ones are forked by it."""
+    if not HAVE_BWRAP:
+        pytest.skip("bwrap (Debian package bubblewrap) is not installed")
+    pool = create_sandbox([REPO_ROOT], prefer=SandboxKind.POOL)
+    assert isinstance(pool, PoolSandbox)
+    first = pool.run_solve(PPID, QUICK)
+    assert first.outcome is Outcome.OK and first.value == {"ppid": 1}, first.error
+    assert pool.wait_until_warm(), pool.unavailable
+    later = pool.run_solve(PPID, QUICK)
+    assert later.outcome is Outcome.OK and later.value is not None and later.value["ppid"] != 1
+    pool.close()
+
+
+def test_closing_a_pool_while_its_server_starts_stops_that_server() -> None:
+    if not HAVE_BWRAP:
+        pytest.skip("bwrap (Debian package bubblewrap) is not installed")
+    pool = create_sandbox([REPO_ROOT], prefer=SandboxKind.POOL)
+    assert isinstance(pool, PoolSandbox)
+    pool.run_solve(PPID, QUICK)  # runs cold and starts a server
+    deadline = time.monotonic() + 30
+    while pool._starting is None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    starting = pool._starting
+    assert starting is not None and starting.proc is not None
+    pool.close()
+    assert starting.proc.poll() is not None
+    assert not starting.dir.exists()
+    assert pool.wait_until_warm() is False and pool.run_solve(PPID, QUICK).value == {"ppid": 1}
 
 
 def test_the_pool_server_cannot_be_ptraced_or_read_by_a_case() -> None:
@@ -1203,7 +1244,7 @@ def test_the_pool_server_cannot_be_ptraced_or_read_by_a_case() -> None:
     forks every later case, so it must be out of reach."""
     if not HAVE_BWRAP:
         pytest.skip("bwrap (Debian package bubblewrap) is not installed")
-    pool = create_sandbox([REPO_ROOT], prefer=SandboxKind.POOL)
+    pool = _warm(create_sandbox([REPO_ROOT], prefer=SandboxKind.POOL))
     probe = code("""
         import ctypes, os
         def solve():

@@ -2,11 +2,13 @@
 already imported, each forking a fresh child per case (see ``pool_server.py`` for what happens
 inside, and why isolation between cases equals a cold sandbox's).
 
-A :class:`PoolSandbox` keeps idle servers and starts one more when all are busy (a pytest worker
-runs one case at a time, so normally there is one). Each server runs in its own pids cgroup, whose
-cap is set per case to the server's own tasks plus ``Limits.processes``. When a server dies during a
-case (the candidate killed it, say) or stops answering, it is discarded and the case is re-run in a
-cold sandbox, so it is never lost; a server that cannot start at all makes every case run cold, and
+A :class:`PoolSandbox` keeps idle servers and starts one more, in the background, when all are busy
+(a pytest worker runs one case at a time, so normally there is one). A case that finds no idle
+server runs in a cold sandbox instead of waiting: the first cases of a run overlap the seconds the
+server spends importing the stack. Each server runs in its own pids cgroup, whose cap is set per
+case to the server's own tasks plus ``Limits.processes``. When a server dies during a case (the
+candidate killed it, say) or stops answering, it is discarded and the case is re-run in a cold
+sandbox, so it is never lost; a server that cannot start at all makes every case run cold, and
 ``describe()`` says why.
 """
 
@@ -54,6 +56,7 @@ PRELOAD_SUBMODULES = (
 SERVER_FILE = "pool_server.py"
 _START_TIMEOUT_S = 300.0
 _ANSWER_MARGIN_S = 30.0
+_CLOSE_WAIT_S = 10.0  # for a server killed while it started to be cleaned up
 _LAUNCHER_TASKS = 2  # bwrap and its init
 
 
@@ -98,6 +101,13 @@ class _Server:
                     ),
                 )
             theirs.close()
+        except BaseException:
+            self.close()
+            raise
+
+    def wait_ready(self) -> None:
+        """Block until the server has imported the stack (it is closed if it never gets there)."""
+        try:
             ready = self._answer(_START_TIMEOUT_S, {})
             if not ready.get("ready"):
                 raise PoolDiedError(f"pool server did not start: {ready!r}")
@@ -107,6 +117,12 @@ class _Server:
         except BaseException:
             self.close()
             raise
+
+    def kill(self) -> None:
+        """Kill the server's process tree; whoever waits on it sees it die and closes it."""
+        if self.proc is not None:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(self.proc.pid, signal.SIGKILL)
 
     def _answer(self, timeout_s: float, streams: dict[int, TailBuffer]) -> dict[str, Any]:
         if not pump(streams, timeout_s, self.sock.fileno()):
@@ -163,14 +179,14 @@ class _Server:
             os.close(err_r)
         if "returncode" not in answer:
             raise PoolDiedError(f"pool server refused the case: {answer!r}")
+        self.tasks = int(answer["tasks"]) + _LAUNCHER_TASKS
         out, err = streams.values()
         return ProcessRun(int(answer["returncode"]), bool(answer["timed_out"]), float(answer["wall_s"]),
                           out.text(), err.text())  # fmt: skip
 
     def close(self) -> None:
+        self.kill()
         if self.proc is not None:
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(self.proc.pid, signal.SIGKILL)
             self.proc.wait()
         with contextlib.suppress(AttributeError, OSError):
             self.sock.close()
@@ -188,6 +204,11 @@ class PoolSandbox(BwrapSandbox):
         super().__init__(*args, **kwargs)
         self._idle: list[_Server] = []
         self._lock = threading.Lock()
+        self._changed = threading.Condition(self._lock)
+        self._starting: _Server | None = None
+        self._starter: threading.Thread | None = None
+        self._wanted = False
+        self._closed = False
         self.unavailable: str | None = None
         self.restarts = 0
         atexit.register(self.close)
@@ -201,7 +222,8 @@ class PoolSandbox(BwrapSandbox):
         info["isolation"] = (
             f"{info['isolation']}; warm pool: each case is a fresh fork of a sandboxed server with the "
             "solver stack imported, in a new session, empty /tmp and work dir, every other process of "
-            "the sandbox killed after the case; a dead server is replaced and its case re-run cold"
+            "the sandbox killed after the case; a dead server is replaced and its case re-run cold; "
+            "while a server starts, cases run in cold sandboxes"
         )
         info["warm_pool"] = {
             "preload": [*(p.import_name for p in solver_stack()), *PRELOAD_SUBMODULES],
@@ -211,18 +233,61 @@ class PoolSandbox(BwrapSandbox):
         return info
 
     def _acquire(self) -> _Server | None:
+        """An idle server, or None (the case then runs cold) after making sure one is starting."""
         with self._lock:
             if self._idle:
                 return self._idle.pop()
-            if self.unavailable is not None:
-                return None
-        try:
-            server = _Server(self)
-        except (OSError, PoolDiedError) as exc:
+            self._want_server()
+        return None
+
+    def _want_server(self) -> None:
+        """Ask the starter thread for one more server unless one is on its way (lock held)."""
+        if self._wanted or self.unavailable is not None or self._closed:
+            return
+        self._wanted = True
+        if self._starter is None:
+            # One long-lived thread spawns every server: bwrap's --die-with-parent follows the thread
+            # that started it, so a thread that ended would take its server down with it.
+            self._starter = threading.Thread(target=self._start_servers, name="optbench-pool", daemon=True)
+            self._starter.start()
+        self._changed.notify_all()
+
+    def _start_servers(self) -> None:
+        while True:
             with self._lock:
-                self.unavailable = f"pool server could not start: {exc}"
-            return None
-        return server
+                self._changed.wait_for(lambda: self._wanted or self._closed)
+                if self._closed:
+                    return
+            server: _Server | None = None
+            problem: str | None = None
+            try:
+                server = _Server(self)
+                with self._lock:
+                    self._starting = server
+                    if self._closed:
+                        server.kill()
+                server.wait_ready()
+            except (OSError, PoolDiedError) as exc:
+                problem, server = f"pool server could not start: {exc}", None
+            with self._lock:
+                self._starting, self._wanted = None, False
+                if server is not None and not self._closed:
+                    self._idle.append(server)
+                    server = None
+                elif problem is not None and not self._closed:
+                    self.unavailable = problem
+                self._changed.notify_all()
+            if server is not None:  # the pool was closed while it started
+                server.close()
+
+    def wait_until_warm(self, timeout_s: float = _START_TIMEOUT_S) -> bool:
+        """Wait until a server is idle (True) or none can start (False), starting one if need be:
+        for callers that need the next case to run warm, such as the isolation tests."""
+        with self._lock:
+            if not self._idle:
+                self._want_server()
+            self._changed.wait_for(lambda: bool(self._idle) or not self._wanted, timeout_s)
+            return bool(self._idle)
 
     def _launch(self, input_dir: Path, mode: str, limits: Limits, result: IO[bytes]) -> ProcessRun:
         # A server's /tmp tmpfs was sized when it started: a case asking for another disk cap runs cold.
@@ -250,8 +315,15 @@ class PoolSandbox(BwrapSandbox):
         return super()._launch(input_dir, mode, limits, result)
 
     def close(self) -> None:
-        """Stop every idle server (also registered to run at interpreter exit)."""
+        """Stop every server, a starting one included (also registered to run at interpreter exit)."""
         with self._lock:
+            self._closed = True
+            self._changed.notify_all()
             servers, self._idle = self._idle, []
+            starting, starter = self._starting, self._starter
+        if starting is not None:
+            starting.kill()
+        if starter is not None:
+            starter.join(_CLOSE_WAIT_S)
         for server in servers:
             server.close()

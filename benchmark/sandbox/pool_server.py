@@ -217,7 +217,13 @@ def _serve_one(
     wall = time.monotonic() - start
     _sweep()
     code = -os.WTERMSIG(status) if os.WIFSIGNALED(status) else os.WEXITSTATUS(status)
-    return {"returncode": code, "timed_out": timed_out, "wall_s": wall}
+    return {"returncode": code, "timed_out": timed_out, "wall_s": wall, "tasks": _tasks()}
+
+
+def _tasks() -> int:
+    """This server's threads, counted after a fork: OpenBLAS stops its thread pool when the process
+    forks, so the count before the first fork overstates what the next case shares the cap with."""
+    return len(os.listdir("/proc/self/task"))
 
 
 def main() -> None:
@@ -234,10 +240,10 @@ def main() -> None:
     # What is loaded now is shared with every child; frozen, a child's garbage collections never
     # walk (and so copy-on-write) it. The candidate's own objects are collected as usual.
     gc.freeze()
-    tasks = len(os.listdir("/proc/self/task"))
     _empty_scratch()
     spare = _Spare(sock, runner)
-    send_message(sock, {"ready": True, "tasks": tasks, "preloaded": preloaded, "failed": failed})
+    ready = {"ready": True, "tasks": _tasks(), "preloaded": preloaded, "failed": failed}
+    send_message(sock, ready)
     while True:
         request, fds = receive_message(sock, 1 << 30)
         if request is None:
