@@ -7,7 +7,11 @@ For MM-OptBench (every shipped subcategory) and Mamo, in one run on the same mac
   ``python solve_lp.py`` with the ``.lp`` file for LP cases), with the sandbox's interpreter;
 * ``oracle_s``: ``pytest --model=oracle`` at ``-n 1`` and ``-n 2`` with the default (warm) sandbox,
   and at ``-n 1`` with ``--sandbox cold`` (a fresh bwrap per case, the pre-pool behaviour);
-* ``ratio_oracle_n1_to_plain`` (target ≤ 0.25) and ``speedup_warm_over_cold_n1``.
+* ``ratio_oracle_n1_to_plain`` (target ≤ 0.25) and ``speedup_warm_over_cold_n1``;
+* for the warm ``-n 1`` run, where its time goes: the median case (``total_time_s`` of the records,
+  and the sandbox's ``execution.wall_s`` within it), the sum over cases, and the rest of the wall
+  time (interpreter and plugin start, collection, summary and report, exit);
+* the load averages before and after each suite, since other load inflates every figure.
 
 Each oracle configuration runs ``--repeat`` times and the median is reported. The machine should be
 idle: other load inflates every figure, the plain run most.
@@ -19,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -74,7 +79,9 @@ def plain_mamo(subcategories: list[str]) -> list[float]:
     return times
 
 
-def oracle_run(suite: str, workers: int, sandbox: str, subcategories: list[str]) -> tuple[float, int]:
+def oracle_run(
+    suite: str, workers: int, sandbox: str, subcategories: list[str]
+) -> tuple[float, list[dict[str, object]]]:
     with tempfile.TemporaryDirectory() as run_dir:
         command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--model=oracle",
                    f"--suite={suite}", f"--sandbox={sandbox}", "-n", str(workers),
@@ -86,29 +93,55 @@ def oracle_run(suite: str, workers: int, sandbox: str, subcategories: list[str])
         elapsed = time.perf_counter() - start
         if done.returncode != 0:
             raise SystemExit(f"{suite} oracle run failed:\n{(done.stdout + done.stderr)[-3000:]}")
-        cases = len((Path(run_dir) / "results.jsonl").read_text().splitlines())
-    return elapsed, cases
+        lines = (Path(run_dir) / "results.jsonl").read_text().splitlines()
+    return elapsed, [json.loads(line) for line in lines]
+
+
+def where_time_went(wall_s: float, records: list[dict[str, object]]) -> dict[str, float]:
+    """Per-case medians and sums of one oracle run, and the wall time spent outside its cases."""
+    totals = [float(r["total_time_s"]) for r in records]  # type: ignore[arg-type]
+    executions = [float(r["execution"]["wall_s"]) for r in records if r.get("execution")]  # type: ignore[index]
+    return {
+        "case_median_s": round(statistics.median(totals), 4),
+        "execution_median_s": round(statistics.median(executions), 4) if executions else 0.0,
+        "cases_sum_s": round(sum(totals), 2),
+        "executions_sum_s": round(sum(executions), 2),
+        "outside_cases_s": round(wall_s - sum(totals), 2),
+    }
+
+
+def load() -> list[float]:
+    return [round(x, 2) for x in os.getloadavg()]
 
 
 def measure(suite: str, repeat: int, subcategories: list[str]) -> dict[str, object]:
+    load_before = load()
     plain = plain_mmopt(subcategories) if suite == "mmopt" else plain_mamo(subcategories)
     print(f"{suite}: {len(plain)} references, plain {sum(plain):.1f} s", file=sys.stderr, flush=True)
     configs = {"warm -n 1": ("warm", 1), "warm -n 2": ("warm", 2), "cold -n 1": ("cold", 1)}
     walls: dict[str, list[float]] = {name: [] for name in configs}
+    runs: list[tuple[float, list[dict[str, object]]]] = []
     cases = 0
     for _ in range(repeat):
         for name, (sandbox, workers) in configs.items():
-            elapsed, cases = oracle_run(suite, workers, sandbox, subcategories)
+            elapsed, records = oracle_run(suite, workers, sandbox, subcategories)
+            cases = len(records)
             walls[name].append(elapsed)
+            if name == "warm -n 1":
+                runs.append((elapsed, records))
             print(f"{suite}: oracle {name}: {elapsed:.1f} s, {cases} cases", file=sys.stderr, flush=True)
     oracle = {name: round(statistics.median(v), 2) for name, v in walls.items()}
     total = sum(plain)
+    median_run = sorted(runs, key=lambda run: run[0])[len(runs) // 2]
     return {
+        "load_average_before": load_before,
+        "load_average_after": load(),
         "cases": cases,
         "references_run": len(plain),
         "plain_sequential_s": round(total, 2),
         "plain_median_per_reference_s": round(statistics.median(plain), 4),
         "oracle_s": oracle,
+        "oracle_warm_n1_breakdown": where_time_went(*median_run),
         "ratio_oracle_n1_to_plain": round(oracle["warm -n 1"] / total, 3),
         "speedup_warm_over_cold_n1": round(oracle["cold -n 1"] / oracle["warm -n 1"], 2),
         "speedup_n1_to_n2": round(oracle["warm -n 1"] / oracle["warm -n 2"], 2),
@@ -133,6 +166,8 @@ def main() -> None:
     result: dict[str, object] = {suite: measure(suite, args.repeat, only.get(suite, [])) for suite in suites}
     result["repeat"] = args.repeat
     result["python"] = PYTHON
+    # Set here, it makes every pytest process compile the harness's modules from source.
+    result["PYTHONDONTWRITEBYTECODE"] = os.environ.get("PYTHONDONTWRITEBYTECODE")
     print(json.dumps(result, indent=2))
 
 
