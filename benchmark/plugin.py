@@ -93,15 +93,13 @@ class ModelSide:
     build: Callable[[str], ModelAdapter]
     phase: GenerationPhase | None = None
     others: dict[str, ModelAdapter] = field(default_factory=dict)
+    _others_lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def other(self, alias: str) -> ModelAdapter:
-        with _OTHERS_LOCK:
+        with self._others_lock:
             if alias not in self.others:
                 self.others[alias] = self.build(alias)
             return self.others[alias]
-
-
-_OTHERS_LOCK = threading.Lock()
 
 
 @dataclass
@@ -133,21 +131,50 @@ class BenchState:
 STATE = pytest.StashKey[BenchState]()
 
 
-#: Long names of the benchmark's options that take a value (the harness's and every suite's),
-#: filled once per process by ``pytest_addoption``; see :func:`_join_option_values` for the use.
-_VALUE_OPTIONS: set[str] = set()
+@dataclass(frozen=True)
+class ValueOptions:
+    """Long names of the benchmark's options that take a value (the harness's and every suite's).
+
+    Known once the options are declared, which is before any ``config`` exists, so it is a plugin
+    object registered by ``pytest_addoption`` (under :data:`VALUE_OPTIONS_PLUGIN`) rather than state
+    of this module; :func:`_joined_values` uses it to join ``--opt VALUE`` into ``--opt=VALUE``.
+    """
+
+    names: frozenset[str]
+
+    def joined(self, args: list[str]) -> list[str]:
+        """``--report-dir DIR`` rewritten as ``--report-dir=DIR`` for every optbench value option."""
+        joined: list[str] = []
+        index = 0
+        while index < len(args):
+            if args[index] in self.names and index + 1 < len(args):
+                joined.append(f"{args[index]}={args[index + 1]}")
+                index += 2
+                continue
+            joined.append(args[index])
+            index += 1
+        return joined
 
 
-def pytest_addoption(parser: pytest.Parser) -> None:
+VALUE_OPTIONS_PLUGIN = "optbench-value-options"
+
+
+def pytest_addoption(parser: pytest.Parser, pluginmanager: pytest.PytestPluginManager) -> None:
     add_options(parser)
     groups = [parser.getgroup("optbench")]
     for name in suite_names():
         groups.append(parser.getgroup(f"optbench {name}", f"optbench suite {name}"))
         get_suite(name).add_options(groups[-1])
-    for group in groups:
-        for argument in group.options:
-            if argument.attrs().get("action") not in ("store_true", "store_false", "count"):
-                _VALUE_OPTIONS.update(n for n in argument.names() if n.startswith("--"))
+    names = {
+        name
+        for group in groups
+        for argument in group.options
+        if argument.attrs().get("action") not in ("store_true", "store_false", "count")
+        for name in argument.names()
+        if name.startswith("--")
+    }
+    if pluginmanager.get_plugin(VALUE_OPTIONS_PLUGIN) is None:
+        pluginmanager.register(ValueOptions(frozenset(names)), VALUE_OPTIONS_PLUGIN)
 
 
 def _is_worker(config: pytest.Config) -> bool:
@@ -171,18 +198,9 @@ def _hidden_paths(state: BenchState) -> tuple[Path, ...]:
     return tuple(kept)
 
 
-def _joined_values(args: list[str]) -> list[str]:
-    """``--report-dir DIR`` rewritten as ``--report-dir=DIR`` for every optbench value option."""
-    joined: list[str] = []
-    index = 0
-    while index < len(args):
-        if args[index] in _VALUE_OPTIONS and index + 1 < len(args):
-            joined.append(f"{args[index]}={args[index + 1]}")
-            index += 2
-            continue
-        joined.append(args[index])
-        index += 1
-    return joined
+def _joined_values(config: pytest.Config, args: list[str]) -> list[str]:
+    options = config.pluginmanager.get_plugin(VALUE_OPTIONS_PLUGIN)
+    return options.joined(args) if isinstance(options, ValueOptions) else list(args)
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -199,7 +217,7 @@ def pytest_load_initial_conftests(early_config: pytest.Config) -> None:
     if _is_worker(early_config):
         return
     raw = [str(arg) for arg in early_config.invocation_params.args]
-    joined = _joined_values(raw)
+    joined = _joined_values(early_config, raw)
     project_ini = Path(__file__).resolve().parents[1] / "pytest.ini"
     if (
         joined == raw
@@ -225,7 +243,7 @@ def pytest_load_initial_conftests(early_config: pytest.Config) -> None:
 def _join_option_values(config: pytest.Config) -> None:
     """Hand xdist workers the ``=`` form of every value option, so that a worker, which finds its
     rootdir from the same arguments, never reads a value as a test path."""
-    joined = _joined_values([str(arg) for arg in config.invocation_params.args])
+    joined = _joined_values(config, [str(arg) for arg in config.invocation_params.args])
     config.invocation_params = dataclasses.replace(config.invocation_params, args=tuple(joined))
 
 
