@@ -1,0 +1,90 @@
+"""Scoring-time check of a returned flexible flow-shop schedule: every job at every stage once, on
+one of the stage's machines it is eligible for, stages in the common order, machines never running
+two jobs at once; the makespan is recomputed from the start times.
+
+Read shapes: the official ``start_time`` ({job: {stage: start}}) with ``machine_assignment``
+({job: {stage: machine}}), or a list ``schedule`` of records with job, stage, machine and start.
+A returned ``completion_time`` must equal start plus processing time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from benchmark.suites.mmopt.generation.flows import close, fmt
+from benchmark.suites.mmopt.generation.schedules import (
+    machine_overlaps,
+    negative_starts,
+    number,
+    precedence_problems,
+    read_starts,
+)
+from benchmark.suites.mmopt.subcategories.base import SolutionCheck
+from benchmark.suites.mmopt.subcategories.flexible_hybrid_flow_shop_scheduling.generator import eligible
+
+REPORTED_KEYS = ("objective_value", "objective", "objective_exact", "optimal_makespan", "makespan")
+#: Instance keys this check may look up that an official instance lacks (no eligibility restriction).
+OPTIONAL_KEYS = ("eligible_machines",)
+TOLERANCE = 1e-6
+
+
+def _machines(solution: Mapping[str, Any], records: Mapping[tuple[str, str], Mapping[str, Any]]) -> dict:
+    chosen: dict[tuple[str, str], Any] = {key: record.get("machine") for key, record in records.items()}
+    raw = solution.get("machine_assignment")
+    if isinstance(raw, Mapping):
+        for job, row in raw.items():
+            if isinstance(row, Mapping):
+                for stage, machine in row.items():
+                    chosen.setdefault((str(job), str(stage)), machine)
+    return chosen
+
+
+def check_solution(instance: Mapping[str, Any], solution: Mapping[str, Any]) -> SolutionCheck:
+    jobs, stages = instance["sets"]["jobs"], instance["sets"]["stages"]
+    operations = {j: list(stages) for j in jobs}
+    view = dict(solution)
+    if "start_time" in solution and "schedule" not in solution:
+        view["schedule"] = solution["start_time"]
+    if isinstance(view.get("schedule"), list):  # records name the stage, read_starts wants "operation"
+        view["schedule"] = [
+            {**item, "operation": item.get("stage", item.get("operation"))}
+            if isinstance(item, Mapping)
+            else item
+            for item in view["schedule"]
+        ]
+    starts, records, problems = read_starts(view, operations, operation_prefix="S")
+    time = {(j, s): float(instance["processing_time"][j][s]) for j in jobs for s in stages}
+    problems += negative_starts(starts)
+    chosen = _machines(solution, records)
+    intervals: dict[str, list[tuple[float, float, str]]] = {}
+    for (job, stage), start in starts.items():
+        raw = chosen.get((job, stage))
+        options = {m.lower(): m for m in eligible(instance, job, stage)}
+        machine = options.get(str(raw).strip().lower()) if raw is not None else None
+        if machine is None:
+            problems.append(f"{job} at {stage}: machine {raw!r}, must be one of {list(options.values())}")
+            continue
+        intervals.setdefault(machine, []).append((start, start + time[job, stage], f"{job}@{stage}"))
+    problems += precedence_problems(starts, time, operations)
+    problems += machine_overlaps(intervals)
+    completion = solution.get("completion_time")
+    if isinstance(completion, Mapping):
+        for job, row in completion.items():
+            if not isinstance(row, Mapping):
+                continue
+            for stage, value in row.items():
+                finish, key = number(value), (str(job), str(stage))
+                if key in starts and finish is not None and abs(finish - starts[key] - time[key]) > TOLERANCE:
+                    problems.append(
+                        f"{job} at {stage}: completion {fmt(finish)} is not start {fmt(starts[key])} "
+                        f"+ processing time {fmt(time[key])}"
+                    )
+    if len(starts) < len(time):
+        return SolutionCheck(feasible=False, objective=None, problems=tuple(problems))
+    makespan = max(start + time[key] for key, start in starts.items())
+    for key in REPORTED_KEYS:
+        reported = number(solution.get(key)) if key in solution else None
+        if reported is not None and not close(reported, makespan):
+            problems.append(f"reported {key} {fmt(reported)} != recomputed makespan {fmt(makespan)}")
+    return SolutionCheck(feasible=not problems, objective=makespan, problems=tuple(problems))

@@ -1,0 +1,341 @@
+"""Flexible / hybrid flow-shop scheduling (``fhfss``): generator, validator, visuals, the shipped
+packages, damaged copies, the official release's package, replays of wrong schedules and planted
+causes.
+
+Real solvers throughout (CP-SAT, HiGHS); every shipped ``solver_ref.py`` runs as a subprocess in
+``tests/test_mmopt_generation.py::test_shipped_solver_refs_reproduce_the_optimum`` (all subcategories).
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from benchmark.sandbox import ExecutionResult, Outcome, SandboxKind
+from benchmark.suites.mmopt.generation import InstanceGenerator, build_instance
+from benchmark.suites.mmopt.generation.dataset import write_manifest
+from benchmark.suites.mmopt.generation.jsonio import dumps_canonical
+from benchmark.suites.mmopt.generation.package import package_files
+from benchmark.suites.mmopt.generation.seeds import instance_seed
+from benchmark.suites.mmopt.generation.validate import validate
+from benchmark.suites.mmopt.package import discover, load_package
+from benchmark.suites.mmopt.planting import plant, write_plan
+from benchmark.suites.mmopt.scoring import score_execution
+from benchmark.suites.mmopt.subcategories import folder_module, get_subcategory
+from benchmark.suites.mmopt.subcategories.base import DIFFICULTIES
+from benchmark.suites.mmopt.subcategories.flexible_hybrid_flow_shop_scheduling.generator import (
+    eligible,
+    heuristic_makespan,
+    longest_job,
+)
+from tests.conftest import run_bench
+
+REPO = Path(__file__).resolve().parents[1]
+ROOT = REPO / "fixtures" / "mmopt"
+OFFICIAL = REPO / "tests" / "data" / "official_mmopt"
+FAMILY = "scheduling_sequencing"
+NAME = "flexible_hybrid_flow-shop_scheduling"  # the official spelling, with its hyphen
+
+
+def _generator() -> InstanceGenerator:
+    subcategory = get_subcategory(NAME)
+    assert isinstance(subcategory, InstanceGenerator)
+    return subcategory
+
+
+def _load(package: Path, rel: str) -> Any:
+    return json.loads((package / rel).read_text())
+
+
+def _package(difficulty: str, index: int = 1) -> Path:
+    package = ROOT / FAMILY / NAME / difficulty / f"fhfss_{difficulty[0]}_{index:03d}"
+    if not package.is_dir():
+        pytest.skip(f"{package.name} has not been generated")
+    return package
+
+
+def _instance(difficulty: str, index: int = 1) -> tuple[dict[str, Any], dict[str, Any]]:
+    package = _package(difficulty, index)
+    return _load(package, "ground_truth/instance_data.json"), _load(package, "ground_truth/solution_ref.json")
+
+
+def test_registered_under_the_official_name_with_its_folder_modules():
+    generator = _generator()
+    assert (generator.family, generator.name, generator.id_prefix) == (FAMILY, NAME, "fhfss")
+    for module in ("planting", "extraction"):
+        found = folder_module(NAME, module)
+        assert found is not None and found.__name__.endswith(f"flexible_hybrid_flow_shop_scheduling.{module}")
+    assert folder_module(NAME, "no_such_module") is None
+    assert folder_module("no_such_subcategory", "planting") is None
+
+
+def test_same_seed_same_bytes():
+    generator = _generator()
+    seed = instance_seed(NAME, "medium", 4)
+    first = package_files(build_instance(generator, "medium", "x_001", seed), "test")
+    assert first == package_files(build_instance(generator, "medium", "x_001", seed), "test")
+    other = package_files(build_instance(generator, "medium", "x_001", seed + 1), "test")
+    assert other["ground_truth/instance_data.json"] != first["ground_truth/instance_data.json"]
+
+
+def test_shipped_package_regenerates_from_its_seed():
+    package = _package("hard", 2)
+    meta = _load(package, "meta.json")
+    built = build_instance(_generator(), "hard", meta["instance_id"], meta["seed"])
+    files = package_files(built, meta["dataset_version"])
+    for rel, data in files.items():
+        if not rel.endswith(".png") and rel != "meta.json":
+            assert (package / rel).read_bytes() == data, rel
+    regenerated = json.loads(files["meta.json"])
+    regenerated.pop("checksums")
+    meta.pop("checksums")
+    assert regenerated == meta
+
+
+def test_size_grows_and_hard_has_a_bottleneck_and_eligibility():
+    sizes: dict[str, list[int]] = {d: [] for d in DIFFICULTIES}
+    for difficulty in DIFFICULTIES:
+        for index in range(1, 11):
+            meta = _load(_package(difficulty, index), "meta.json")
+            sizes[difficulty].append(meta["formulation_size"]["variables"])
+    assert max(sizes["easy"]) < min(sizes["hard"])
+    assert sum(sizes["easy"]) < sum(sizes["medium"]) < sum(sizes["hard"])
+    for index in range(1, 11):
+        instance, solution = _instance("hard", index)
+        assert "eligible_machines" in instance
+        assert any(len(m) == 1 for m in instance["sets"]["machines_by_stage"].values())
+        assert solution["objective_value"] > longest_job(instance)  # machine conflicts are active
+
+
+# ------------------------------------------------------------------------------------------------
+# validator
+
+
+def _check(instance: dict[str, Any], solution: dict[str, Any]):
+    return _generator().check_solution(instance, solution)
+
+
+def test_validator_accepts_the_reference_in_both_shapes():
+    instance, solution = _instance("hard", 1)
+    verdict = _check(instance, solution)
+    assert verdict.feasible, verdict.problems
+    assert verdict.objective == solution["objective_value"]
+    records = [
+        {"job": j, "stage": s, "machine": solution["machine_assignment"][j][s], "start": t}
+        for j, row in solution["start_time"].items()
+        for s, t in row.items()
+    ]
+    listed = _check(instance, {"schedule": records, "makespan": solution["objective_value"]})
+    assert listed.feasible and listed.objective == solution["objective_value"], listed.problems
+
+
+def test_validator_rejects_overlap_precedence_eligibility_and_misreads():
+    instance, solution = _instance("hard", 1)
+    jobs, stages = instance["sets"]["jobs"], instance["sets"]["stages"]
+    bottleneck = next(s for s in stages if len(instance["sets"]["machines_by_stage"][s]) == 1)
+    first, second = sorted(jobs, key=lambda j: solution["start_time"][j][bottleneck])[:2]
+
+    overlap = copy.deepcopy(solution)  # the second job on the bottleneck moved onto the first
+    overlap.pop("completion_time")
+    overlap["start_time"][second][bottleneck] = overlap["start_time"][first][bottleneck]
+    assert any("overlaps" in p for p in _check(instance, overlap).problems)
+
+    early = copy.deepcopy(solution)  # a later stage begun before the earlier one ends
+    early.pop("completion_time")
+    job = jobs[0]
+    early["start_time"][job][stages[1]] = early["start_time"][job][stages[0]]
+    assert any(f"job {job}: {stages[1]} starts at" in p for p in _check(instance, early).problems)
+
+    job, stage = next(
+        (j, s)
+        for j in jobs
+        for s in stages
+        if len(eligible(instance, j, s)) < len(instance["sets"]["machines_by_stage"][s])
+    )
+    forbidden = next(
+        m for m in instance["sets"]["machines_by_stage"][stage] if m not in eligible(instance, job, stage)
+    )
+    ineligible = copy.deepcopy(solution)
+    ineligible["machine_assignment"][job][stage] = forbidden
+    assert any(f"{job} at {stage}: machine" in p for p in _check(instance, ineligible).problems)
+
+    misread = copy.deepcopy(solution)  # completion times of a duration read one unit longer
+    misread["completion_time"][jobs[0]][stages[0]] += 1
+    assert any("is not start" in p for p in _check(instance, misread).problems)
+
+    lying = {**solution, "objective_value": solution["objective_value"] - 1}
+    assert any("reported objective_value" in p for p in _check(instance, lying).problems)
+    assert not _check(instance, {}).feasible
+
+
+# ------------------------------------------------------------------------------------------------
+# replays of typical wrong answers, scored as the benchmark scores them
+
+
+def _score(instance: dict[str, Any], solution_ref: dict[str, Any], answer: dict[str, Any]):
+    ran = ExecutionResult(
+        outcome=Outcome.OK, value=answer, stdout="", error="", wall_s=0.0, sandbox=SandboxKind.SUBPROCESS
+    )
+    return score_execution(
+        ran,
+        subcategory=NAME,
+        instance=instance,
+        solution_ref=solution_ref,
+        objective_only=False,
+        scoring="strict",
+    )
+
+
+def test_replayed_wrong_schedules_get_their_category():
+    instance, solution = _instance("medium", 1)
+    assert _score(instance, solution, solution).passed
+    stages = instance["sets"]["stages"]
+    bottleneck = next(s for s in stages if len(instance["sets"]["machines_by_stage"][s]) == 1)
+    first, second = sorted(instance["sets"]["jobs"], key=lambda j: solution["start_time"][j][bottleneck])[:2]
+    overlapping = copy.deepcopy(solution)
+    overlapping.pop("completion_time")
+    overlapping["start_time"][second][bottleneck] = overlapping["start_time"][first][bottleneck]
+    verdict = _score(instance, solution, overlapping)
+    assert not verdict.passed and verdict.category == "infeasible_solution", verdict.detail
+    # a feasible but suboptimal schedule: everything shifted one time unit later
+    late = {
+        "machine_assignment": solution["machine_assignment"],
+        "start_time": {j: {s: t + 1 for s, t in row.items()} for j, row in solution["start_time"].items()},
+    }
+    late["objective_value"] = solution["objective_value"] + 1
+    verdict = _score(instance, solution, late)
+    assert not verdict.passed and verdict.category == "wrong_objective", verdict.detail
+
+
+def test_the_list_schedule_is_an_upper_bound_never_below_the_optimum():
+    for difficulty in DIFFICULTIES:
+        for index in range(1, 11):
+            instance, solution = _instance(difficulty, index)
+            assert heuristic_makespan(instance) >= solution["objective_value"]
+
+
+# ------------------------------------------------------------------------------------------------
+# the official release's package
+
+
+def test_official_packages_pass_our_validator_and_solvers():
+    packages = sorted(p.parent for p in (OFFICIAL / FAMILY / NAME).glob("*/*/ground_truth"))
+    assert packages, f"no official {NAME} package under tests/data/official_mmopt"
+    generator = _generator()
+    for package in packages:
+        instance = _load(package, "ground_truth/instance_data.json")
+        solution = _load(package, "ground_truth/solution_ref.json")
+        meta = _load(package, "meta.json")
+        verdict = generator.check_solution(instance, solution)
+        assert verdict.feasible, verdict.problems
+        assert verdict.objective == pytest.approx(meta["objective_value"])
+        assert generator.reference_solve(instance).objective == pytest.approx(meta["objective_value"])
+        assert generator.cross_check(instance)[1] == pytest.approx(meta["objective_value"])
+        assert generator.render(instance)
+
+
+# ------------------------------------------------------------------------------------------------
+# damaged copies
+
+
+def _rewrite(package: Path, rel: str, data: bytes) -> None:
+    (package / rel).write_bytes(data)
+    meta = _load(package, "meta.json")
+    meta["checksums"][rel] = hashlib.sha256(data).hexdigest()
+    (package / "meta.json").write_text(dumps_canonical(meta), encoding="utf-8")
+
+
+def _checks(report: Any, package: str) -> dict[str, list[str]]:
+    found: dict[str, list[str]] = {}
+    for failure in report.failures:
+        if failure.package == package:
+            found.setdefault(failure.check, []).append(failure.message)
+    return found
+
+
+def test_damaged_packages_are_named_with_their_check(tmp_path):
+    base = f"{FAMILY}/{NAME}/hard"
+    kinds = ("intact", "duration", "objective", "panel", "extra", "missing")
+    names = {kind: f"{base}/fhfss_h_00{k}" for k, kind in enumerate(kinds, 1)}
+    for rel in names.values():
+        if not (ROOT / rel).is_dir():
+            pytest.skip("flow-shop fixtures not generated")
+        shutil.copytree(ROOT / rel, tmp_path / rel)
+    write_manifest(tmp_path)
+    generator = _generator()
+
+    package = tmp_path / names["duration"]  # a changed processing time the picture does not show
+    instance = _load(package, "ground_truth/instance_data.json")
+    job, stage = instance["sets"]["jobs"][0], instance["sets"]["stages"][0]
+    instance["processing_time"][job][stage] += 1
+    _rewrite(package, "ground_truth/instance_data.json", dumps_canonical(instance).encode())
+
+    package = tmp_path / names["objective"]
+    solution = _load(package, "ground_truth/solution_ref.json")
+    solution["objective_value"] += 1
+    _rewrite(package, "ground_truth/solution_ref.json", dumps_canonical(solution).encode())
+
+    package = tmp_path / names["panel"]  # the eligibility panel is gone
+    (package / "visuals/visual_2.png").unlink()
+    meta = _load(package, "meta.json")
+    meta["visuals"] = meta["visuals"][:2]
+    meta["checksums"].pop("visuals/visual_2.png")
+    (package / "meta.json").write_text(dumps_canonical(meta), encoding="utf-8")
+
+    for kind, change in (("extra", 1), ("missing", -1)):  # a matrix with a job more / fewer
+        package = tmp_path / names[kind]
+        instance = _load(package, "ground_truth/instance_data.json")
+        jobs = instance["sets"]["jobs"]
+        if change > 0:
+            new = f"J{len(jobs) + 1}"
+            jobs.append(new)
+            instance["processing_time"][new] = dict(instance["processing_time"][jobs[0]])
+            instance["eligible_machines"][new] = copy.deepcopy(instance["eligible_machines"][jobs[0]])
+        else:
+            jobs.pop()
+        _rewrite(package, "visuals/visual_1.png", generator.render(instance)[1].png)
+
+    report = validate(tmp_path, processes=2)
+    assert _checks(report, names["intact"]) == {}
+    duration = _checks(report, names["duration"])
+    assert "visual_png" in duration and "regeneration" in duration and "artifacts" not in duration
+    assert {"reference_solve", "cross_check", "validator"} <= set(_checks(report, names["objective"]))
+    panel = _checks(report, names["panel"])
+    assert any("renders 3 visual(s), the package ships 2" in m for m in panel["visual_png"]), panel
+    for kind in ("extra", "missing"):
+        checks = _checks(report, names[kind])
+        assert "visual_png" in checks and "artifacts" not in checks, checks
+
+
+# ------------------------------------------------------------------------------------------------
+# planted causes, run as a user runs the benchmark (two-stage setting)
+
+PLANTED_MIX = (
+    ("fhfss_e_002", "misread_value"),
+    ("fhfss_m_001", "drop_constraint"),
+    ("fhfss_h_001", "heuristic"),
+)
+
+
+@pytest.mark.slow
+def test_planted_causes_are_recovered_with_their_category(tmp_path):
+    refs = {ref.path[-1]: ref for ref in discover(ROOT) if ref.path[:2] == (FAMILY, NAME)}
+    if not all(instance in refs for instance, _ in PLANTED_MIX):
+        pytest.skip("flow-shop fixtures not generated")
+    plan = {refs[i].key: plant(load_package(refs[i]), cause) for i, cause in PLANTED_MIX}
+    plan_path = write_plan(tmp_path / "plan.json", plan)
+    selection = " or ".join(i for i, _ in PLANTED_MIX)
+    run = run_bench(
+        tmp_path / "run", f"--model=planted:{plan_path}", "--setting=two_stage", "-k", selection, "-n", "2"
+    )
+    records = {r["case"].rsplit("/", 2)[0]: r for r in run.records}
+    assert set(records) == set(plan), run.output[-3000:]
+    for key, entry in plan.items():
+        assert records[key]["category"] == entry["expected"]["stage1_category"], (key, records[key]["detail"])
+        assert records[key]["extra"]["stage2"]["status"] == entry["expected"]["stage2"], key
