@@ -31,6 +31,7 @@ from benchmark.suites.mmopt.generation.validate import validate
 from benchmark.suites.mmopt.scoring import score_execution
 from benchmark.suites.mmopt.subcategories import get_subcategory
 from benchmark.suites.mmopt.subcategories.base import DIFFICULTIES
+from benchmark.suites.mmopt.subcategories.heterogeneous_fleet_vrp import solvers as fleet_solvers
 from benchmark.suites.mmopt.subcategories.travel_salesman_problem.generator import nodes, units
 from benchmark.suites.mmopt.subcategories.tsp_with_time_windows import generator as tsptw
 from benchmark.suites.mmopt.subcategories.tsp_with_time_windows import solvers as tw_solvers
@@ -42,6 +43,7 @@ SUBCATEGORIES = {
     "travel_salesman_problem": "tsp",
     "vehicle_routing_problem": "vrp",
     "tsp_with_time_windows": "tsptw",
+    "heterogeneous_fleet_vrp": "hfvrp",
 }
 
 
@@ -518,6 +520,184 @@ def test_tsptw_windows_bind_in_every_shipped_package():
             check = _generator(TSPTW).check_solution(instance, {"tour": [names[i] for i in direction]})
             assert not check.feasible and any("late for a window" in p for p in check.problems)
         assert solution["binding_time_window_nodes"]
+    assert max(customers["easy"]) < min(customers["medium"]) and max(customers["medium"]) < min(
+        customers["hard"]
+    )
+
+
+# ------------------------------------------------------------------------------------------------
+# heterogeneous fleet VRP: exact solvers, validator and scoring
+
+HFVRP = "heterogeneous_fleet_vrp"
+
+
+def _fleet_brute_force(
+    cost: np.ndarray, demands: list[int], types: list[fleet_solvers.VehicleType]
+) -> int | None:
+    best = None
+    for partition in _set_partitions(list(range(1, cost.shape[0]))):
+        for kinds in itertools.product(range(len(types)), repeat=len(partition)):
+            if any(kinds.count(t) > kind.available for t, kind in enumerate(types)):
+                continue
+            if any(
+                sum(demands[i] for i in block) > types[t].capacity
+                for block, t in zip(partition, kinds, strict=True)
+            ):
+                continue
+            total = sum(
+                types[t].fixed
+                + types[t].multiplier
+                * min(routing.tour_units(cost, [0, *order]) for order in itertools.permutations(block))
+                for block, t in zip(partition, kinds, strict=True)
+            )
+            best = total if best is None else min(best, total)
+    return None if best is None else round(best)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_hfvrp_column_milp_and_partition_dp_match_exhaustive_search(seed):
+    rng = random.Random(seed)
+    points = _random_points(rng, 7)
+    cost = routing.cost_matrix(points, list(points), "euclidean_rounded_1dp")
+    demands = [0] + [rng.randint(1, 5) for _ in range(6)]
+    types = [
+        fleet_solvers.VehicleType("VAN", 2, max(demands) + 1, rng.randint(50, 150), rng.randint(105, 125)),
+        fleet_solvers.VehicleType("TRK", 1, max(demands) * 3, rng.randint(300, 600), rng.randint(80, 95)),
+    ]
+    expected = _fleet_brute_force(cost, demands, types)
+    found = fleet_solvers.column_milp(cost, demands, types)
+    assert expected is not None and found is not None
+    total, routes = found
+    assert total == expected == fleet_solvers.partition_dp(cost, demands, types)
+    assert sorted(c for r in routes for c in r.customers) == list(range(1, 7))
+    for r in routes:
+        assert sum(demands[c] for c in r.customers) <= types[r.type_index].capacity
+    # a fleet too small for the demand: both methods say so
+    tiny = [fleet_solvers.VehicleType("VAN", 1, max(demands), 1, 100)]
+    assert fleet_solvers.column_milp(cost, demands, tiny) is None
+    assert fleet_solvers.partition_dp(cost, demands, tiny) is None
+
+
+def test_hfvrp_reference_passes_in_every_written_form():
+    instance, solution = _case(HFVRP, "hard")
+    generator = _generator(HFVRP)
+    check = generator.check_solution(instance, solution)
+    assert check.feasible and check.objective == solution["objective_value"], check.problems
+    routes, ids = solution["routes"], solution["route_vehicle_ids"]
+    unused = solution["unused_vehicles"]
+    forms = [
+        {"routes": dict(zip(ids, routes, strict=True))},
+        {"routes": [r[1:-1] for r in routes], "route_vehicle_types": solution["route_vehicle_types"]},
+        {
+            "routes": [*routes, ["Depot", "Depot"]],
+            "route_vehicle_ids": [*ids, unused[0] if unused else ids[0]],
+        },
+        {
+            "vehicle_routes": [list(reversed(r)) for r in routes],
+            "route_vehicle_ids": [i.lower() for i in ids],
+        },
+    ]
+    for form in forms:
+        again = generator.check_solution(instance, form)
+        assert again.feasible and again.objective == solution["objective_value"], (form, again.problems)
+    returned = {"objective_value": solution["objective_value"], "routes": routes, "route_vehicle_ids": ids}
+    assert _score(HFVRP, instance, solution, returned).passed
+
+
+def test_hfvrp_capacity_fleet_and_vehicle_faults_are_infeasible_solutions():
+    instance, solution = _case(HFVRP, "hard")
+    generator = _generator(HFVRP)
+    routes, ids = copy.deepcopy(solution["routes"]), solution["route_vehicle_ids"]
+    types = instance["vehicle_type_parameters"]
+    # every route driven by the smallest type, labelled by type: over capacity or over availability
+    smallest = min(types, key=lambda t: types[t]["capacity"])
+    singles = [["Depot", c, "Depot"] for c in instance["sets"]["customers"]]
+    verdict = _score(
+        HFVRP,
+        instance,
+        solution,
+        {"objective_value": 1.0, "routes": singles, "route_vehicle_types": [smallest] * len(singles)},
+    )
+    available = types[smallest]["available_count"]
+    assert verdict.category == "infeasible_solution"
+    assert (
+        f"more vehicles of type {smallest} than available: {len(singles)} routes, {available} available"
+        in verdict.detail
+    )
+    # all customers of the two largest routes on one vehicle of the smallest type: over its capacity
+    merged = [["Depot", *routes[0][1:-1], *routes[1][1:-1], "Depot"], *routes[2:]]
+    vehicle = next(v for v, p in instance["vehicle_parameters"].items() if p["type_id"] == smallest)
+    labels = [vehicle, *ids[2:]]
+    problems = generator.check_solution(instance, {"routes": merged, "route_vehicle_ids": labels}).problems
+    capacity = types[smallest]["capacity"]
+    assert any(
+        re.fullmatch(rf"route 1 \({smallest}\): load \d+ exceeds the capacity {capacity}", p)
+        for p in problems
+    )
+    twice = generator.check_solution(
+        instance, {"routes": routes, "route_vehicle_ids": [ids[0]] * len(routes)}
+    ).problems
+    assert f"vehicle {ids[0]} drives {len(routes)} routes" in twice
+    assert generator.check_solution(instance, {"routes": routes}).problems == (
+        "routes do not say which vehicle drives each (give route_vehicle_ids, one per route)",
+    )
+    unknown = generator.check_solution(instance, {"routes": routes, "route_vehicle_ids": ["BUS1", *ids[1:]]})
+    assert "route 1: unknown vehicle 'BUS1'" in unknown.problems
+    dropped = copy.deepcopy(routes)
+    lost = dropped[0].pop(1)
+    problems = generator.check_solution(instance, {"routes": dropped, "route_vehicle_ids": ids}).problems
+    assert f"customer {lost} is not served" in problems
+
+
+def test_hfvrp_feasible_but_suboptimal_plan_is_a_wrong_objective():
+    generator = _generator(HFVRP)
+    for package in _packages(HFVRP):
+        instance, solution, _ = _load(package)
+        routes, ids = solution["routes"], solution["route_vehicle_ids"]
+        candidates = [list(p) for p in itertools.permutations(ids)] + [
+            [*ids[:k], v, *ids[k + 1 :]] for k in range(len(ids)) for v in solution["unused_vehicles"]
+        ]
+        worse = []
+        for labels in candidates:
+            check = generator.check_solution(instance, {"routes": routes, "route_vehicle_ids": labels})
+            if (
+                check.feasible
+                and check.objective is not None
+                and check.objective > solution["objective_value"] + 1e-3
+            ):
+                worse.append((labels, check.objective))
+        if worse:
+            break
+    else:
+        pytest.fail("no shipped hfvrp package has a feasible costlier reassignment of its vehicles")
+    labels, objective = worse[0]
+    verdict = _score(
+        HFVRP,
+        instance,
+        solution,
+        {"objective_value": objective, "routes": routes, "route_vehicle_ids": labels},
+    )
+    assert verdict.category == "wrong_objective"
+    lying = {"objective_value": solution["objective_value"], "routes": routes, "route_vehicle_ids": labels}
+    verdict = _score(HFVRP, instance, solution, lying)
+    assert verdict.category == "infeasible_solution" and "reported objective" in verdict.detail
+
+
+def test_hfvrp_fleets_are_heterogeneous_and_matter():
+    packages = _packages(HFVRP)
+    if not packages:
+        pytest.skip("hfvrp fixtures not generated")
+    customers: dict[str, list[int]] = {d: [] for d in DIFFICULTIES}
+    for package in packages:
+        instance, solution, meta = _load(package)
+        customers[meta["difficulty"]].append(len(instance["sets"]["customers"]))
+        types = instance["vehicle_type_parameters"].values()
+        assert len(
+            {(t["capacity"], t["fixed_activation_cost"], t["distance_multiplier"]) for t in types}
+        ) == len(types)
+        assert len(solution["routes"]) >= 2
+        if meta["difficulty"] != "easy":
+            assert len(set(solution["route_vehicle_types"])) >= 2
     assert max(customers["easy"]) < min(customers["medium"]) and max(customers["medium"]) < min(
         customers["hard"]
     )

@@ -1,0 +1,132 @@
+"""Exact solvers for the heterogeneous-fleet VRP, in integer cost units.
+
+A route of vehicle type ``t`` through the customer set ``S`` costs ``fixed_t + m_t · d(S)``, where
+``d(S)`` is the cheapest closed path from the depot through ``S`` in base-distance units. Because
+the multiplier scales every leg alike, the best order of ``S`` is the same for every type, so one
+Held–Karp table (:func:`~benchmark.suites.mmopt.generation.routing.subset_paths`) prices every
+(type, subset) route exactly. Inputs are integers (base legs in ``10^-d``, multipliers in
+hundredths, fixed costs in the same final units), so the two methods compare exactly.
+
+:func:`column_milp`: HiGHS chooses (type, subset) columns that cover every customer once, with at
+most ``available_t`` columns of type ``t``. :func:`partition_dp`: solver-free; per type, a dynamic
+program over partitions into at most ``available_t`` feasible routes, then the types are combined
+by min-plus convolution over customer subsets.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from scipy.optimize import Bounds, LinearConstraint, milp
+
+from benchmark.suites.mmopt.generation import routing
+
+
+@dataclass(frozen=True)
+class VehicleType:
+    """One vehicle type: how many are available, their capacity, and route cost
+    ``fixed + multiplier · distance`` (both integers in the solvers' units)."""
+
+    name: str
+    available: int
+    capacity: int
+    fixed: int
+    multiplier: int
+
+
+@dataclass(frozen=True)
+class FleetRoute:
+    type_index: int
+    customers: tuple[int, ...]  # customer nodes in travel order (depot excluded)
+    distance: int  # closed-path length in base units
+    cost: int
+
+
+def column_milp(
+    cost: np.ndarray, demands: Sequence[int], types: Sequence[VehicleType]
+) -> tuple[int, list[FleetRoute]] | None:
+    """The cheapest fleet plan (total, routes) or ``None`` when the fleet cannot serve everyone."""
+    m = cost.shape[0] - 1
+    paths = routing.subset_paths(cost)
+    totals, lasts = paths.closed()
+    loads = routing.subset_loads(demands)
+    columns = [
+        (t, mask) for t, kind in enumerate(types) for mask in range(1, 1 << m) if loads[mask] <= kind.capacity
+    ]
+    if not columns:
+        return None
+    prices = np.array([types[t].fixed + types[t].multiplier * float(totals[mask]) for t, mask in columns])
+    cover = np.array([[(mask >> j) & 1 for _, mask in columns] for j in range(m)], dtype=float)
+    fleet = np.array([[1.0 if t == k else 0.0 for t, _ in columns] for k in range(len(types))])
+    result = milp(
+        prices,
+        constraints=[
+            LinearConstraint(cover, lb=1.0, ub=1.0),
+            LinearConstraint(fleet, lb=0.0, ub=np.array([float(k.available) for k in types])),
+        ],
+        integrality=np.ones(len(columns)),
+        bounds=Bounds(0, 1),
+    )
+    if result.status == 2:
+        return None
+    if result.status != 0 or result.x is None:
+        raise RuntimeError(f"HiGHS did not solve the fleet model: {result.message}")
+    routes = []
+    for (t, mask), value in zip(columns, result.x, strict=True):
+        if value > 0.5:
+            distance = int(totals[mask])
+            order = tuple(paths.order(mask, int(lasts[mask])))
+            routes.append(FleetRoute(t, order, distance, types[t].fixed + types[t].multiplier * distance))
+    routes.sort(key=lambda r: (r.type_index, r.customers))
+    return sum(r.cost for r in routes), routes
+
+
+def partition_dp(cost: np.ndarray, demands: Sequence[int], types: Sequence[VehicleType]) -> int | None:
+    """The cheapest fleet plan's total by dynamic programming, no solver; ``None`` if infeasible."""
+    m = cost.shape[0] - 1
+    totals, _ = routing.subset_paths(cost).closed()
+    loads = routing.subset_loads(demands)
+    full = (1 << m) - 1
+    combined: list[float] | None = None
+    for kind in types:
+        route = [
+            kind.fixed + kind.multiplier * float(totals[mask]) if loads[mask] <= kind.capacity else math.inf
+            for mask in range(1 << m)
+        ]
+        route[0] = math.inf
+        best = [0.0] + [math.inf] * full  # at most k routes of this type, k = 0 so far
+        for _ in range(kind.available):
+            step = list(best)
+            for mask in range(1, full + 1):
+                low = mask & -mask
+                rest = mask ^ low
+                sub = rest
+                while True:
+                    part = sub | low
+                    value = route[part] + best[mask ^ part]
+                    if value < step[mask]:
+                        step[mask] = value
+                    if sub == 0:
+                        break
+                    sub = (sub - 1) & rest
+            best = step
+        if combined is None:
+            combined = best
+            continue
+        merged = [math.inf] * (full + 1)
+        for mask in range(full + 1):
+            sub = mask
+            while True:
+                value = combined[sub] + best[mask ^ sub]
+                if value < merged[mask]:
+                    merged[mask] = value
+                if sub == 0:
+                    break
+                sub = (sub - 1) & mask
+        combined = merged
+    if combined is None or math.isinf(combined[full]):
+        return None
+    return round(combined[full])
