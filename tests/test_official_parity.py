@@ -6,7 +6,8 @@ folder: a package added there (with its mutant in ``mutants.json``) is tested wi
 
 For every package: its official reference solution, returned by ``solve()``, scores correct under
 both ``--scoring`` modes; three mutants get the official verdict under ``official`` and are
-rejected under ``strict``; and no check reads an instance key the official schema lacks.
+rejected under ``strict`` (a feasibility-type package, whose answer is a status, has no objective
+to shift, so two); and no check reads an instance key the official schema lacks.
 
 A subcategory is checked by its folder's ``official.py`` rules when it has one; a subcategory
 built on the official schema from the start may instead have its validator read the official
@@ -26,6 +27,7 @@ import pytest
 
 from benchmark.cases import InstanceRef
 from benchmark.sandbox import ExecutionResult, Outcome, SandboxKind
+from benchmark.suites.mmopt.feasibility import is_feasibility_type
 from benchmark.suites.mmopt.official import official_rules, official_schema
 from benchmark.suites.mmopt.package import SETTING_FILES, Package, discover, load_package
 from benchmark.suites.mmopt.scoring import score_execution
@@ -42,8 +44,19 @@ def _key(ref: InstanceRef) -> str:
     return "/".join(ref.path)
 
 
+def _has_objective(ref: InstanceRef) -> bool:
+    """Whether the reference answer is an optimum (a feasibility-type answer is a status only)."""
+    solution = json.loads((ref.location / "ground_truth" / "solution_ref.json").read_text(encoding="utf-8"))
+    return not is_feasibility_type(solution)
+
+
 @pytest.fixture(params=REFS, ids=_key)
 def package(request: pytest.FixtureRequest) -> Package:
+    return load_package(request.param, SETTING_FILES["stage1"])
+
+
+@pytest.fixture(params=[ref for ref in REFS if _has_objective(ref)], ids=_key)
+def optimization_package(request: pytest.FixtureRequest) -> Package:
     return load_package(request.param, SETTING_FILES["stage1"])
 
 
@@ -137,8 +150,8 @@ def test_a_reference_nested_under_solution_scores_correct(package: Package, scor
 
 
 @pytest.mark.parametrize("scoring", MODES)
-def test_an_objective_changed_in_every_alias_is_rejected(package: Package, scoring: str) -> None:
-    verdict = _score(package, _with_objective_shifted(package), scoring)
+def test_an_objective_changed_in_every_alias_is_rejected(optimization_package: Package, scoring: str) -> None:
+    verdict = _score(optimization_package, _with_objective_shifted(optimization_package), scoring)
     assert not verdict.passed and verdict.category == "infeasible_solution", verdict.detail
 
 
@@ -219,7 +232,9 @@ def test_no_check_reads_a_key_the_official_schema_lacks(package: Package) -> Non
     # a field the schema lacks (an infeasible mutant may name unknown entities, so it is left out).
     absent: set[str] = set()
     instance = _AuditedDict(package.instance_data, absent)
-    answers = (package.solution_ref, {"solution": package.solution_ref}, _with_objective_shifted(package))
+    answers = [package.solution_ref, {"solution": package.solution_ref}]
+    if not is_feasibility_type(package.solution_ref):
+        answers.append(_with_objective_shifted(package))
     for scoring in MODES:
         for answer in answers:
             _score(package, answer, scoring, instance=instance)

@@ -27,7 +27,15 @@ INFEASIBLE_CLAIMS = frozenset(
     {"infeasible", "unsat", "unsatisfiable", "no_solution", "not_colorable", "not_k_colorable", "none"}
 )
 #: Boolean answer keys a model may return instead of (or beside) the status.
-ANSWER_KEYS = ("is_k_colorable", "k_colorable", "colorable", "satisfiable", "feasible", "is_satisfiable")
+ANSWER_KEYS = (
+    "is_k_colorable",
+    "k_colorable",
+    "colorable",
+    "satisfiable",
+    "feasible",
+    "is_satisfiable",
+    "is_feasible",
+)
 
 
 def is_feasibility_type(solution_ref: Mapping[str, Any]) -> bool:
