@@ -762,20 +762,28 @@ def _rewrite(package: Path, rel: str, data: bytes) -> None:
     (package / "meta.json").write_text(dumps_canonical(meta), encoding="utf-8")
 
 
-def test_validation_names_the_package_and_check_of_a_damaged_copy(tmp_path):
-    packages = [p for p in _packages(TSP) if p.parent.name == "easy"]
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        (TSP, "distance matrix disagrees with the cost rule"),
+        (TSPTW, "travel-time matrix disagrees with the rule"),
+        (HFVRP, "base distance matrix disagrees with the rule"),
+    ],
+)
+def test_validation_names_the_package_and_check_of_a_damaged_copy(tmp_path, name, message):
+    packages = [p for p in _packages(name) if p.parent.name == "easy"]
     if not packages:
-        pytest.skip("tsp fixtures not generated")
+        pytest.skip(f"{name} fixtures not generated")
     source = packages[0]
     rel = source.relative_to(ROOT.parent)
     damaged = tmp_path / rel
     shutil.copytree(source, damaged)
     instance = json.loads((damaged / "ground_truth/instance_data.json").read_text())
     city = instance["sets"]["nodes"][1]
-    instance["coordinates"][city][0] += 1  # the city moves, its distances and the figure do not
+    instance["coordinates"][city][0] += 1  # the location moves, its distances and the figure do not
     _rewrite(damaged, "ground_truth/instance_data.json", dumps_canonical(instance).encode())
     report = validate(tmp_path, processes=1)
     label = rel.as_posix()
     checks = {f.check for f in report.failures if f.package == label}
     assert {"structure", "visual_png", "regeneration"} <= checks, report.summary()
-    assert any("distance matrix disagrees with the cost rule" in f.message for f in report.failures)
+    assert any(message in f.message for f in report.failures)
