@@ -19,10 +19,14 @@ from benchmark.messages import Message, ToolCall
 class AdapterError(Exception):
     """An infrastructure fault while getting a completion (never a model failure)."""
 
-    def __init__(self, message: str, *, kind: str = "api_error", status: int | None = None) -> None:
+    def __init__(
+        self, message: str, *, kind: str = "api_error", status: int | None = None, retries: int = 0
+    ) -> None:
         super().__init__(message)
         self.kind = kind
         self.status = status
+        self.retries = retries
+        """Attempts after the first that this request made before it failed."""
 
 
 class OracleUnavailable(Exception):
@@ -80,6 +84,8 @@ class Completion:
     """The case whose request stored this cached reply, when it was another case with the very
     same request content (allowed for real models only; the summary counts them)."""
     tool_calls: tuple[ToolCall, ...] = ()
+    retries: int = 0
+    """Attempts after the first that this request needed (0 from a cache or a replay)."""
 
     @property
     def truncated(self) -> bool:

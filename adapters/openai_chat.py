@@ -120,8 +120,13 @@ class OpenAIChatAdapter:
 
         client = self._get_client()
         where = f"{spec.alias} ({spec.model} at {spec.base_url}), case {request.case_key}"
+        retries: list[None] = []
         response, latency = call_with_retries(
-            lambda: self._attempt(client, kwargs), self._classify, spec.retry, where=where
+            lambda: self._attempt(client, kwargs),
+            self._classify,
+            spec.retry,
+            where=where,
+            on_retry=lambda: retries.append(None),
         )
         choice = response.choices[0]
         usage = response.usage
@@ -135,6 +140,7 @@ class OpenAIChatAdapter:
             # The successful attempt's own time; waits between retries show in the case's total time.
             latency_s=latency,
             cost_usd=spec.cost_usd(input_tokens, output_tokens),
+            retries=len(retries),
             tool_calls=tuple(
                 ToolCall(call.id, call.function.name, call.function.arguments or "")
                 for call in (getattr(choice.message, "tool_calls", None) or ())

@@ -110,12 +110,14 @@ def call_with_retries(
     sleep: Callable[[float], None] = time.sleep,
     clock: Callable[[], float] = time.monotonic,
     rng: random.Random | None = None,
+    on_retry: Callable[[], None] | None = None,
 ) -> T:
     """``attempt()`` until it returns, a fault is not retryable, or the policy is spent.
 
     ``classify`` turns an exception into a :class:`Fault` (None: not ours, re-raised as is). The final
     fault becomes an :class:`AdapterError` (``api_error``) whose message says ``where``, how many
-    attempts were made over how long, and what the last fault was.
+    attempts were made over how long, and what the last fault was, and carries the retry count;
+    ``on_retry`` is called before each retry (an adapter counts them for the completion).
     """
     rng = rng if rng is not None else random.Random()
     started = clock()
@@ -145,6 +147,10 @@ def call_with_retries(
                         f"would pass the {policy.max_total_s:g}s retry budget"
                     )
                 _log.warning("%s: %s: %s", where, fault.description, why)
-                raise AdapterError(f"{where}: {fault.description} ({why})", status=fault.status) from exc
+                raise AdapterError(
+                    f"{where}: {fault.description} ({why})", status=fault.status, retries=attempts - 1
+                ) from exc
             _log.info("%s: %s; retry %d in %.1fs", where, fault.description, attempts, wait)
+            if on_retry is not None:
+                on_retry()
             sleep(wait)

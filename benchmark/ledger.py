@@ -28,11 +28,13 @@ LEDGER_FILE = "requests.jsonl"
 
 @dataclass(frozen=True)
 class SessionSpend:
-    """What one session sent: requests (failed ones included), of which failed, and their cost."""
+    """What one session sent: requests (failed ones included), of which failed, the retries they
+    made (attempts after each request's first) and their cost."""
 
     requests: int = 0
     failed: int = 0
     cost_usd: float = 0.0
+    retries: int = 0
 
 
 class RequestLedger:
@@ -59,7 +61,8 @@ class RequestLedger:
                 return self._totals
             complete = chunk[: chunk.rfind(b"\n") + 1]  # a line being written is read next time
             self._offset += len(complete)
-            requests, failed, cost = self._totals.requests, self._totals.failed, self._totals.cost_usd
+            totals = self._totals
+            requests, failed, cost, retries = totals.requests, totals.failed, totals.cost_usd, totals.retries
             for raw in complete.splitlines():
                 try:
                     entry = json.loads(raw)
@@ -70,5 +73,6 @@ class RequestLedger:
                 requests += 1
                 failed += int(not entry.get("ok", False))
                 cost += float(entry.get("cost_usd") or 0.0)
-            self._totals = SessionSpend(requests=requests, failed=failed, cost_usd=cost)
+                retries += int(entry.get("retries") or 0)
+            self._totals = SessionSpend(requests=requests, failed=failed, cost_usd=cost, retries=retries)
             return self._totals

@@ -66,10 +66,12 @@ class GatedAdapter:
             try:
                 completion = self.inner.complete(request)
             except AdapterError as exc:
-                self._log(request, ok=False, wall_s=time.perf_counter() - started, error=str(exc))
+                wall_s = time.perf_counter() - started
+                self._log(request, ok=False, wall_s=wall_s, error=str(exc), retries=exc.retries)
                 raise
             # Logged before the slot is released, so the next request's budget check sees this cost.
-            self._log(request, ok=True, wall_s=time.perf_counter() - started, completion=completion)
+            wall_s = time.perf_counter() - started
+            self._log(request, ok=True, wall_s=wall_s, completion=completion, retries=completion.retries)
         return completion
 
     def _check_budget(self, request: CompletionRequest) -> None:
@@ -94,10 +96,16 @@ class GatedAdapter:
         wall_s: float,
         completion: Completion | None = None,
         error: str | None = None,
+        retries: int = 0,
     ) -> None:
         if self.ledger is None:
             return
-        entry: dict[str, object] = {"case": request.case_key, "ok": ok, "wall_s": round(wall_s, 4)}
+        entry: dict[str, object] = {
+            "case": request.case_key,
+            "ok": ok,
+            "wall_s": round(wall_s, 4),
+            "retries": retries,
+        }
         if completion is not None:
             entry.update(
                 {

@@ -823,6 +823,7 @@ def _write_manifest(
                 "exitstatus": exitstatus,
                 "requests_sent": spend.requests,
                 "requests_failed": spend.failed,
+                "request_retries": spend.retries,
                 "spent_usd": round(spend.cost_usd, 6),
                 "selected": state.selected,
             }

@@ -1,9 +1,12 @@
-"""The status line of a benchmark run: done/selected, the pass rate so far, cases in flight, failed
-requests and spend, printed by the controller while cases finish.
+"""The status line of a benchmark run: done/selected, the pass rate so far, cases in flight,
+requests with their failures and retries, and spend, shown by the controller while cases finish.
 
 pytest's own progress (dots, ``[gwN]`` lines) says nothing about scores or money; this line does.
-On a terminal it is printed at most every ``tty_interval_s`` seconds, under CI (no terminal) every
-``plain_interval_s`` seconds, so a long run's log stays readable either way.
+On a terminal it is one line, redrawn in place (carriage return, erase to the end of the line) at
+most every ``tty_interval_s`` seconds and left on screen, final, when the session ends; pytest's
+progress marks written after it are wiped by the next redraw. Under CI (no terminal), where a
+carriage return would garble the log, it is a plain line of its own every ``plain_interval_s``
+seconds, so a long run's log stays readable either way.
 """
 
 from __future__ import annotations
@@ -31,6 +34,8 @@ class StatusLine:
     scored: int = 0
     started: set[str] = field(default_factory=set)
     _last: float = field(default_factory=time.monotonic)
+    _drawn: bool = False
+    """A redrawn line is on screen (terminal only)."""
 
     def pytest_runtest_logstart(self, nodeid: str) -> None:
         if "::test_case[" in nodeid:
@@ -56,12 +61,23 @@ class StatusLine:
         spend = self.ledger.spend()
         return (
             f"optbench: {self.done}/{total} done, pass {rate} of {self.scored} scored, "
-            f"{len(self.started)} in flight, {spend.requests} requests ({spend.failed} failed), "
-            f"${spend.cost_usd:.4f} spent"
+            f"{len(self.started)} in flight, {spend.requests} requests ({spend.failed} failed, "
+            f"{spend.retries} retries), ${spend.cost_usd:.4f} spent"
         )
 
+    @pytest.hookimpl(trylast=True)
+    def pytest_sessionfinish(self) -> None:
+        """Leave the redrawn line on screen in its final state, and end it."""
+        reporter = self._reporter()
+        if reporter is not None and self._drawn:
+            reporter.write(f"{_REDRAW}{self.line()}\n")
+            self._drawn = False
+
+    def _reporter(self) -> Any:
+        return self.config.pluginmanager.getplugin("terminalreporter")
+
     def _maybe_print(self) -> None:
-        reporter: Any = self.config.pluginmanager.getplugin("terminalreporter")
+        reporter = self._reporter()
         if reporter is None:
             return
         tty = bool(getattr(reporter, "isatty", False))
@@ -69,4 +85,14 @@ class StatusLine:
         if now - self._last < (self.tty_interval_s if tty else self.plain_interval_s):
             return
         self._last = now
-        reporter.write(f"\n{self.line()}\n")  # on a line of its own, between pytest's progress marks
+        if not tty:
+            reporter.write(f"\n{self.line()}\n")  # on a line of its own, between pytest's progress marks
+        elif self._drawn:
+            reporter.write(f"{_REDRAW}{self.line()}")
+        else:
+            reporter.write(f"\n{self.line()}")  # below pytest's progress so far, then redrawn in place
+            self._drawn = True
+
+
+#: Back to the start of the line and erase it (ANSI EL), before the line is drawn again.
+_REDRAW = "\r\x1b[K"

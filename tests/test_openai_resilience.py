@@ -290,7 +290,7 @@ def test_faults_end_in_the_right_records_and_resume_and_cache(
 ) -> None:
     models = _models_file(tmp_path, faulty_server, request_timeout_s=0.5, max_retries=1)
     select = ("-k", " or ".join(SCRIPT), "-n", "0", f"--models-file={models}", "--exec-timeout=60")
-    run = run_bench(tmp_path / "run", "--model=loop", *select)
+    run = run_bench(tmp_path / "run", "--model=loop", *select, env={"OPTBENCH_STATUS_INTERVAL_S": "0"})
     records = {r["case"].split("/")[4]: r for r in run.records}
     assert set(records) == set(SCRIPT), run.output[-3000:]
 
@@ -314,6 +314,10 @@ def test_faults_end_in_the_right_records_and_resume_and_cache(
     assert sum(faulty_server.by_case.values()) == 2 + 2 + 1 + 2 + 2
     session = manifest["sessions"][-1]
     assert (session["requests_sent"], session["requests_failed"]) == (len(_ledger(run)), 3) == (5, 3)
+    # every HTTP attempt after a request's first is a retry, in the ledger and on the status line
+    assert session["request_retries"] == sum(faulty_server.by_case.values()) - len(_ledger(run)) == 4
+    status = [line for line in run.output.splitlines() if line.startswith("optbench: 5/5 done")]
+    assert status and "5 requests (3 failed, 4 retries)" in status[-1], run.output[-3000:]
     assert manifest["accounting"]["cost_usd"] == pytest.approx(run.summary["accounting"]["cost_usd"])
 
     # The endpoint recovers; --resume re-runs exactly the three api_error cases.
