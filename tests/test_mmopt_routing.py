@@ -787,3 +787,80 @@ def test_validation_names_the_package_and_check_of_a_damaged_copy(tmp_path, name
     checks = {f.check for f in report.failures if f.package == label}
     assert {"structure", "visual_png", "regeneration"} <= checks, report.summary()
     assert any(message in f.message for f in report.failures)
+
+
+# ------------------------------------------------------------------------------------------------
+# replays through the harness
+
+
+def _returning(value: dict[str, Any]) -> str:
+    code = f"def solve():\n    return {json.dumps(value)}\n"
+    return f"ASSUMPTIONS\nnone\n\nMATHEMATICAL_MODEL\nsee code\n\nPYTHON_CODE\n```python\n{code}```\n"
+
+
+def _case_key(package: Path) -> str:
+    return "mmopt/" + package.relative_to(ROOT.parent).as_posix()
+
+
+def test_replayed_routing_answers_get_the_right_category(bench, tmp_path):
+    """Answers replayed through a real benchmark session (subprocess pytest, the sandbox): a tour
+    late for a window and a feasible but costlier tour (tsptw); a route over its vehicle's capacity
+    and more vehicles of a type than available (hfvrp)."""
+    generator = _generator(TSPTW)
+    for windowed in _packages(TSPTW):
+        instance, solution, _ = _load(windowed)
+        late, worse = None, None
+        for variant in _tw_variants(solution["tour"]):
+            check = generator.check_solution(instance, {"tour": variant})
+            if not check.feasible:
+                late = late or variant
+            elif check.objective is not None and check.objective > solution["objective_value"] + 0.01:
+                worse = worse or (variant, check.objective)
+        if late and worse:
+            break
+    else:
+        pytest.fail("no shipped tsptw package has both a late and a costlier one-move neighbour")
+    fleet_package = next(p for p in _packages(HFVRP) if p.parent.name == "hard")
+    fleet_instance, fleet_solution, _ = _load(fleet_package)
+    types = fleet_instance["vehicle_type_parameters"]
+    smallest = min(types, key=lambda t: types[t]["capacity"])
+    routes = fleet_solution["routes"]
+    merged = [["Depot", *routes[0][1:-1], *routes[1][1:-1], "Depot"], *routes[2:]]
+    vehicle = next(v for v, p in fleet_instance["vehicle_parameters"].items() if p["type_id"] == smallest)
+    singles = [["Depot", c, "Depot"] for c in fleet_instance["sets"]["customers"]]
+    optimum = fleet_solution["objective_value"]
+    answers = {
+        f"{_case_key(windowed)}/stage1/s0": {"objective_value": solution["objective_value"], "tour": late},
+        f"{_case_key(windowed)}/stage1/s1": {"objective_value": worse[1], "tour": worse[0]},
+        f"{_case_key(fleet_package)}/stage1/s0": {
+            "objective_value": optimum,
+            "routes": merged,
+            "route_vehicle_ids": [vehicle, *fleet_solution["route_vehicle_ids"][2:]],
+        },
+        f"{_case_key(fleet_package)}/stage1/s1": {
+            "objective_value": optimum,
+            "routes": singles,
+            "route_vehicle_types": [smallest] * len(singles),
+        },
+    }
+    replay = tmp_path / "replay.jsonl"
+    replay.write_text(
+        "".join(json.dumps({"case": k, "response": _returning(v)}) + "\n" for k, v in answers.items())
+    )
+    selection = f"{windowed.name} or {fleet_package.name}"
+    run = bench(f"--model=replay:{replay}", "-k", selection, "--samples", "2", "-m", "routing")
+    assert run.returncode == 1, run.output[-3000:]
+    got = {r["case"]: (r["category"], r["detail"]) for r in run.records}
+    assert set(got) == set(answers), run.output[-3000:]
+    late_category, late_detail = got[f"{_case_key(windowed)}/stage1/s0"]
+    assert late_category == "infeasible_solution" and "late for a window" in late_detail
+    assert got[f"{_case_key(windowed)}/stage1/s1"][0] == "wrong_objective"
+    capacity_category, capacity_detail = got[f"{_case_key(fleet_package)}/stage1/s0"]
+    assert (
+        capacity_category == "infeasible_solution"
+        and f"exceeds the capacity {types[smallest]['capacity']}" in (capacity_detail)
+    )
+    fleet_category, fleet_detail = got[f"{_case_key(fleet_package)}/stage1/s1"]
+    assert fleet_category == "infeasible_solution" and f"more vehicles of type {smallest} than available" in (
+        fleet_detail
+    )
