@@ -2,6 +2,13 @@
 
 Real solvers throughout: OR-Tools for references, networkx / HiGHS for cross-checks, the shipped
 ``solver_ref.py`` files run as subprocesses exactly as an auditor would run them.
+
+Every shipped package is checked exhaustively once per CI run, by ``make bench``: the oracle run
+replays every ``solver_ref.py`` in the sandbox and ``python -m benchmark validate`` runs the cheap
+part of the validation stack on every package. The tests here check a deterministic sample of every
+subcategory the manifest holds (new subcategories join it without an edit): the first package of
+each difficulty against the tests' own assertions and as a standalone script, and one package per
+subcategory through the whole stack, regeneration and re-rendering included.
 """
 
 from __future__ import annotations
@@ -37,6 +44,7 @@ from benchmark.suites.mmopt.generation.protocol import (
 )
 from benchmark.suites.mmopt.generation.rendering import label_problems
 from benchmark.suites.mmopt.generation.seeds import instance_seed
+from benchmark.suites.mmopt.generation.validate import validate
 from benchmark.suites.mmopt.scoring import tolerance_for
 from benchmark.suites.mmopt.subcategories import all_subcategories, get_subcategory
 from benchmark.suites.mmopt.subcategories.base import DIFFICULTIES
@@ -76,6 +84,24 @@ def _generator_names() -> list[str]:
 def _packages() -> list[dict[str, Any]]:
     path = ROOT / "manifest.json"
     return json.loads(path.read_text())["packages"] if path.is_file() else []
+
+
+def _first_of_each_difficulty() -> list[dict[str, Any]]:
+    """The sample the per-package tests check: each (subcategory, difficulty)'s first package."""
+    first: dict[tuple[str, str], dict[str, Any]] = {}
+    for entry in _packages():  # sorted by path
+        first.setdefault((entry["subcategory"], entry["difficulty"]), entry)
+    return list(first.values())
+
+
+def _one_per_subcategory() -> set[str]:
+    """One package path per subcategory, its difficulty rotating with the subcategory's rank, so the
+    whole-stack sample covers every difficulty."""
+    names = sorted({entry["subcategory"] for entry in _packages()})
+    chosen = {
+        (entry["subcategory"], entry["difficulty"]): entry["path"] for entry in _first_of_each_difficulty()
+    }
+    return {chosen[(name, DIFFICULTIES[rank % len(DIFFICULTIES)])] for rank, name in enumerate(names)}
 
 
 # ------------------------------------------------------------------------------------------------
@@ -223,7 +249,19 @@ def test_manifest_lists_every_generator_subcategory_at_every_difficulty():
     assert len(packages) == len(_generator_names()) * len(DIFFICULTIES) * PER_DIFFICULTY
 
 
-@pytest.mark.parametrize("entry", _packages(), ids=lambda e: e["instance_id"])
+def test_the_samples_cover_every_subcategory_and_difficulty():
+    subcategories = {entry["subcategory"] for entry in _manifest()["packages"]}
+    sample = _first_of_each_difficulty()
+    assert {(e["subcategory"], e["difficulty"]) for e in sample} == {
+        (s, d) for s in subcategories for d in DIFFICULTIES
+    }
+    assert all(e["instance_id"].endswith("_001") for e in sample)
+    whole_stack = _one_per_subcategory()
+    assert {path.split("/")[1] for path in whole_stack} == subcategories
+    assert {path.split("/")[2] for path in whole_stack} == set(DIFFICULTIES)
+
+
+@pytest.mark.parametrize("entry", _first_of_each_difficulty(), ids=lambda e: e["instance_id"])
 def test_fixture_package_is_complete_and_verified(entry):
     package = ROOT / entry["path"]
     meta = json.loads((package / "meta.json").read_text())
@@ -279,9 +317,10 @@ def _run_solver_ref(package: Path, cwd: Path) -> dict[str, Any]:
 
 
 def test_shipped_solver_refs_reproduce_the_optimum(tmp_path):
-    """Each solver_ref.py runs on its own (cwd outside the package, nothing read from disk) and
-    prints a dict whose objective equals solution_ref's and whose flows are feasible."""
-    packages = [ROOT / entry["path"] for entry in _manifest()["packages"]]
+    """Each sampled solver_ref.py runs on its own (cwd outside the package, nothing read from disk)
+    and prints a dict whose objective equals solution_ref's and whose decisions are feasible."""
+    _manifest()
+    packages = [ROOT / entry["path"] for entry in _first_of_each_difficulty()]
     with ThreadPoolExecutor(max_workers=4) as pool:
         results = list(pool.map(lambda p: _run_solver_ref(p, tmp_path), packages))
     for package, result in zip(packages, results, strict=True):
@@ -298,3 +337,25 @@ def test_shipped_solver_refs_reproduce_the_optimum(tmp_path):
             assert generator.check_solution(instance, result).feasible, package.name
         source = (package / "ground_truth/solver_ref.py").read_text()
         assert "open(" not in source and "instance_data" not in source
+
+
+def test_one_package_per_subcategory_passes_the_whole_validation_stack():
+    """Regeneration from the seed and the re-rendered visuals, which CI's exhaustive run leaves out."""
+    _manifest()
+    chosen = _one_per_subcategory()
+    report = validate(ROOT, processes=2, select=lambda ref: "/".join(ref.path) in chosen)
+    assert report.failures == []
+    assert sorted(p.package for p in report.packages) == sorted(chosen)
+    assert all(p.skipped == () and p.reference_seconds is not None for p in report.packages)
+
+
+def test_ci_validates_every_package_and_fails_on_a_failure():
+    """``.ci/run`` stops at the first failing target, and ``make bench`` validates the whole root
+    (exit 1 on any failure, tested in test_mmopt_validate.py)."""
+    repo = ROOT.parents[1]
+    ci = (repo / ".ci" / "run").read_text()
+    assert "set -euo pipefail" in ci and "\nmake bench\n" in ci
+    makefile = (repo / "Makefile").read_text()
+    bench = makefile.split("\nbench:", 1)[1].split("\n\n", 1)[0]
+    validate_lines = [line for line in bench.splitlines() if "-m benchmark validate" in line]
+    assert len(validate_lines) == 1  # on the default root, fixtures/mmopt

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,7 @@ from benchmark.suites.mmopt.generation.jsonio import dumps_canonical
 from benchmark.suites.mmopt.generation.validate import (
     DATASET_LEVEL,
     NO_PLUGIN_NOTE,
+    SKIPPABLE,
     ValidationReport,
     validate,
 )
@@ -197,3 +199,131 @@ def test_generation_report_counts_must_match_the_packages(tmp_path):
     stale = validate(tmp_path, processes=1, select=lambda ref: False)
     assert [(f.package, f.check) for f in stale.failures] == [(DATASET_LEVEL, "generation_report")]
     assert "says 10 accepted for maximum_flow/easy, the dataset holds 1" in stale.failures[0].message
+
+
+# ------------------------------------------------------------------------------------------------
+# the checks CI runs on every package (make bench: validate without the costly ones)
+
+RCPSP = "scheduling_sequencing/rcpsp/easy"
+CHEAP = frozenset(SKIPPABLE)
+
+
+def _edit_json(package: Path, rel: str, edit: Callable[[dict[str, Any]], None]) -> None:
+    document = _read_json(package / rel)
+    edit(document)
+    data = dumps_canonical(document).encode()
+    if rel == "meta.json":
+        (package / rel).write_bytes(data)
+    else:
+        _rewrite(package, rel, data)
+
+
+def _edit_text(package: Path, rel: str, old: str, new: str) -> None:
+    text = (package / rel).read_text(encoding="utf-8")
+    assert old in text, (rel, old)
+    _rewrite(package, rel, text.replace(old, new).encode())
+
+
+def _meta_edit(key: str, value: Any) -> Callable[[dict[str, Any]], None]:
+    return lambda meta: meta.update({key: value})
+
+
+def _cross_check_named_otherwise(meta: dict[str, Any]) -> None:
+    meta["verification"]["cross_check"] = "a method that was not run"
+
+
+def _no_variables(meta: dict[str, Any]) -> None:
+    meta["formulation_size"]["variables"] = 0
+
+
+def _exact_differs(solution: dict[str, Any]) -> None:
+    solution["objective_exact"] = solution["objective_value"] + 0.5
+
+
+DAMAGE: dict[str, tuple[Callable[[Path], None], str, str]] = {
+    "rcpsp_e_001": (
+        lambda p: _edit_json(p, "meta.json", _meta_edit("seed", _read_json(p / "meta.json")["seed"] + 1)),
+        "schema",
+        "the seed rule gives",
+    ),
+    "rcpsp_e_002": (lambda p: _edit_json(p, "meta.json", _no_variables), "schema", "variables is missing"),
+    "rcpsp_e_003": (
+        lambda p: _edit_json(p, "ground_truth/solution_ref.json", _exact_differs),
+        "schema",
+        "objective_exact differs",
+    ),
+    "rcpsp_e_004": (
+        lambda p: _edit_json(p, "meta.json", _cross_check_named_otherwise),
+        "cross_check",
+        "meta.json records 'a method that was not run'",
+    ),
+    "rcpsp_e_005": (
+        lambda p: _edit_text(p, "task_input.txt", "visual_1.png", "the second figure"),
+        "task_text",
+        "does not name visual_1.png",
+    ),
+    "rcpsp_e_006": (
+        lambda p: _edit_text(p, "task_input.txt", '"objective_value"', '"makespan"'),
+        "task_text",
+        'does not ask for the answer key "objective_value"',
+    ),
+    "rcpsp_e_007": (
+        lambda p: _edit_text(
+            p, "ground_truth/solver_ref.py", "import json\n", "import json\n\nopen(__file__)\n"
+        ),
+        "solver_ref",
+        "reads files from the package (open()",
+    ),
+}
+
+
+def test_cheap_checks_name_each_damage_and_skip_what_they_were_told(tmp_path):
+    packages = tuple(f"{RCPSP}/{name}" for name in DAMAGE)
+    _copy(tmp_path, (*packages, f"{RCPSP}/rcpsp_e_008"))
+    write_manifest(tmp_path)
+    for name, (damage, _, _) in DAMAGE.items():
+        damage(tmp_path / RCPSP / name)
+    report = validate(tmp_path, processes=2, skip=CHEAP)
+    for name, (_, check, message) in DAMAGE.items():
+        found = _checks(report, f"{RCPSP}/{name}")
+        assert "artifacts" not in found and any(message in m for m in found.get(check, [])), (name, found)
+    assert _checks(report, f"{RCPSP}/rcpsp_e_008") == {}
+    notes = {p.package: p.skipped for p in report.packages}
+    assert set(notes.values()) == {("not run: reference_solve, solver_ref, regeneration, visuals",)}
+    assert all(p.reference_seconds is None for p in report.packages)
+    assert "8 only partly checked" in report.summary()
+    with pytest.raises(ValueError, match="cannot skip cross_check"):
+        validate(tmp_path, skip=frozenset({"cross_check"}))
+
+
+def test_solver_ref_replay_compares_the_returned_status(tmp_path):
+    package = f"{RCPSP}/rcpsp_e_001"
+    _copy(tmp_path, (package,))
+    write_manifest(tmp_path)
+    _edit_text(
+        tmp_path / package,
+        "ground_truth/solver_ref.py",
+        'return {"status": "optimal"',
+        'return {"status": "feasible"',
+    )
+    replayed = validate(tmp_path, processes=1, skip=frozenset({"reference_solve", "regeneration", "visuals"}))
+    assert _checks(replayed, package) == {
+        "solver_ref": ["returns status 'feasible', solution_ref.json says 'optimal'"]
+    }
+
+
+def test_ci_command_line_fails_on_a_damaged_package(tmp_path, capsys):
+    """The line ``make bench`` runs: exit 1 and the failure named, exit 0 once it is gone."""
+    _copy(tmp_path, (f"{RCPSP}/rcpsp_e_001", f"{RCPSP}/rcpsp_e_002"))
+    write_manifest(tmp_path)
+    DAMAGE["rcpsp_e_002"][0](tmp_path / RCPSP / "rcpsp_e_002")
+    skips = [arg for check in SKIPPABLE for arg in ("--skip", check)]
+    assert main(["validate", str(tmp_path), "--processes", "1", *skips]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert f"{RCPSP}/rcpsp_e_002: schema: meta.json formulation_size.variables is missing or zero" in lines
+    assert "1 pass, 1 fail, 2 only partly checked" in lines[-1]
+    assert "2 packages: skipped: not run: reference_solve, solver_ref, regeneration, visuals" in lines
+    assert main(["validate", str(tmp_path), "--skip", "cross_check"]) == 2
+    shutil.rmtree(tmp_path / RCPSP / "rcpsp_e_002")
+    write_manifest(tmp_path)
+    assert main(["validate", str(tmp_path), "--processes", "1", *skips]) == 0

@@ -96,7 +96,7 @@ ORACLE_FROM_SOLUTION = (
 )
 
 
-def _self_contained_solver(package: packages.Package) -> str | None:
+def reference_solver_problem(package: packages.Package) -> str | None:
     """Why the package's reference solver cannot answer inside the sandbox, or None if it can."""
     if not package.solver_ref.strip():
         return "the package has no ground_truth/solver_ref.py"
@@ -126,7 +126,7 @@ def solution_answer(package: packages.Package, reason: str) -> str:
 
 def _oracle_answer(package: packages.Package, note: dict[str, str]) -> str:
     """The reference answer: the package's model and solver, or its reference solution (noted)."""
-    reason = _self_contained_solver(package)
+    reason = reference_solver_problem(package)
     if reason is None:
         return oracle_response(package)
     note["oracle_answer"] = f"solution_ref.json ({reason})"

@@ -31,6 +31,11 @@ names every disagreement as ``(package path, check, message)``:
     the shipped PNGs (so a shipped visual showing an extra or a missing value is caught), and the
     task text restates no number the visual carries.
 
+The costly checks can be left out by name (:data:`SKIPPABLE`): CI runs the exhaustive stack without
+them, because the oracle run replays every ``solver_ref.py`` and the unit tests regenerate and
+re-render a sample of every subcategory; a package checked without them is reported as only partly
+checked, with the names of what was left out.
+
 Packages whose subcategory has no generator plug-in (e.g. a copy of the official release) get the
 checks that need no plug-in and a ``skipped`` note saying which were not run; they are never
 reported as passed silently. Dataset-level checks (``manifest``, ``generation_report``) are reported
@@ -71,15 +76,20 @@ from benchmark.suites.mmopt.generation.protocol import (
     RenderedVisual,
     answer_value,
 )
+from benchmark.suites.mmopt.generation.seeds import instance_seed
 from benchmark.suites.mmopt.package import Package, discover, load_package
 from benchmark.suites.mmopt.scoring import tolerance_for
 from benchmark.suites.mmopt.subcategories import get_subcategory
 from benchmark.suites.mmopt.subcategories.base import DIFFICULTIES
+from benchmark.suites.mmopt.suite import reference_solver_problem
 from benchmark.verdict import DatasetError
 
 DATASET_LEVEL = "."
 RUNTIME_BUDGET_S = 60.0  # issue 3: every reference solve finishes in under 60 s on this machine
 NO_PLUGIN_NOTE = "no generator plug-in: structural/visual checks skipped"
+#: Checks that may be left out (the costly ones): an exact re-solve, the in-process replay of
+#: ``solver_ref.py``, the rebuild from the seed, and re-rendering the visuals.
+SKIPPABLE = ("reference_solve", "solver_ref", "regeneration", "visuals")
 _PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 _T = TypeVar("_T")
 
@@ -222,9 +232,18 @@ def schema_problems(package: Package) -> list[str]:
             problems.append(f"meta.json {key} is {meta[key]!r} but the package sits under {expected!r}")
     if meta["difficulty"] not in DIFFICULTIES:
         problems.append(f"meta.json difficulty {meta['difficulty']!r} is not one of {DIFFICULTIES}")
+    elif package.instance_id[-3:].isdigit():  # the seed follows from the package's place (seeds.py)
+        seed = instance_seed(package.subcategory, package.difficulty, int(package.instance_id[-3:]))
+        if meta["seed"] != seed:
+            problems.append(f"meta.json seed is {meta['seed']}, the seed rule gives {seed} for this package")
+    else:
+        problems.append(f"instance id {package.instance_id!r} does not end in a three-digit index")
     for key, value in meta["formulation_size"].items():
         if not isinstance(value, int) or isinstance(value, bool) or value < 0:
             problems.append(f"meta.json formulation_size.{key} is not a non-negative integer")
+    for key in ("variables", "constraints"):
+        if not meta["formulation_size"].get(key):
+            problems.append(f"meta.json formulation_size.{key} is missing or zero")
     if not all(isinstance(tag, str) for tag in meta["regime_tags"]):
         problems.append("meta.json regime_tags holds a non-string")
     verification, solution = meta["verification"], package.solution_ref
@@ -237,6 +256,8 @@ def schema_problems(package: Package) -> list[str]:
     )
     if not numeric or verification.get("objective_value") != solution.get("objective_value"):
         problems.append("meta.json verification.objective_value differs from solution_ref.json")
+    if "objective_exact" in solution and solution["objective_exact"] != solution.get("objective_value"):
+        problems.append("solution_ref.json objective_exact differs from its objective_value")
     on_disk = {
         p.relative_to(package.directory).as_posix() for p in package.directory.rglob("*") if p.is_file()
     }
@@ -264,24 +285,17 @@ def _agree(a: float, b: float, tolerance: float) -> bool:
     return abs(a - b) <= tolerance
 
 
-def _solver_checks(
+def _reference_solve_checks(
     findings: _Findings,
     generator: InstanceGenerator,
     package: Package,
     expected: float,
     tolerance: float,
     solve_budget_s: float,
-) -> float | None:
-    """Structure, exact re-solve, cross-check, validator, nontriviality and solver_ref; returns the
-    reference solve's wall time."""
-    instance, difficulty = package.instance_data, package.difficulty
-    for problem in (
-        findings.guarded("structure", lambda: generator.structural_problems(instance, difficulty)) or []
-    ):
-        findings.fail("structure", problem)
-
+) -> float:
+    """The exact re-solve agrees with ``solution_ref.json`` within the budget; returns its wall time."""
     started = time.perf_counter()
-    reference = findings.guarded("reference_solve", lambda: generator.reference_solve(instance))
+    reference = findings.guarded("reference_solve", lambda: generator.reference_solve(package.instance_data))
     reference_seconds = time.perf_counter() - started
     if reference is not None:
         if reference_seconds > solve_budget_s:
@@ -297,12 +311,39 @@ def _solver_checks(
                 "reference_solve",
                 f"re-solve gives {reference.objective:g}, solution_ref.json says {expected:g}",
             )
+    return reference_seconds
+
+
+def _solver_checks(
+    findings: _Findings,
+    generator: InstanceGenerator,
+    package: Package,
+    expected: float,
+    tolerance: float,
+    solve_budget_s: float,
+    skip: frozenset[str],
+) -> float | None:
+    """Structure, exact re-solve, cross-check, validator, nontriviality and solver_ref; returns the
+    reference solve's wall time (None when it was skipped)."""
+    instance, difficulty = package.instance_data, package.difficulty
+    for problem in (
+        findings.guarded("structure", lambda: generator.structural_problems(instance, difficulty)) or []
+    ):
+        findings.fail("structure", problem)
+    reference_seconds = None
+    if "reference_solve" not in skip:
+        reference_seconds = _reference_solve_checks(
+            findings, generator, package, expected, tolerance, solve_budget_s
+        )
 
     crossed = findings.guarded("cross_check", lambda: generator.cross_check(instance))
     if crossed is not None:
         method, objective = crossed
         if not _agree(objective, expected, tolerance):
             findings.fail("cross_check", f"{method} gives {objective:g}, solution_ref.json says {expected:g}")
+        recorded = package.meta["verification"].get("cross_check")
+        if method != recorded:
+            findings.fail("cross_check", f"method is {method!r}, meta.json records {recorded!r}")
 
     status = package.solution_ref.get("status")
     verdict = (
@@ -330,13 +371,22 @@ def _solver_checks(
     ):
         findings.fail("nontriviality", problem)
 
+    unusable = reference_solver_problem(package)
+    if unusable is not None:
+        findings.fail("solver_ref", unusable)
+    if "solver_ref" in skip:
+        return reference_seconds
     replayed = findings.guarded("solver_ref", lambda: run_solver_source(package.solver_ref))
     if replayed is not None and status in FEASIBILITY_STATUSES:
         for problem in replay_problems(generator, instance, shipped, replayed):
             findings.fail("solver_ref", problem)
     elif replayed is not None:
         returned = replayed.get("objective_value")
-        if not _is_number(returned) or not _agree(float(returned), expected, tolerance):
+        if replayed.get("status") != status:
+            findings.fail(
+                "solver_ref", f"returns status {replayed.get('status')!r}, solution_ref.json says {status!r}"
+            )
+        elif not _is_number(returned) or not _agree(float(returned), expected, tolerance):
             findings.fail(
                 "solver_ref", f"returns objective {returned!r}, solution_ref.json says {expected:g}"
             )
@@ -352,15 +402,17 @@ def _solver_checks(
 
 
 def _regenerated_visuals(
-    findings: _Findings, generator: InstanceGenerator, package: Package
+    findings: _Findings, generator: InstanceGenerator, package: Package, skip: frozenset[str]
 ) -> list[RenderedVisual] | None:
     """Regenerate from the seed (``regeneration`` check) and return the visuals of the shipped
     ``instance_data.json``: the regenerated ones when its bytes match, so the costly rendering runs
-    once per package, and a fresh rendering of the shipped data otherwise."""
+    once per package, and a fresh rendering of the shipped data otherwise (None when ``visuals`` is
+    skipped)."""
     instance_path = package.directory / "ground_truth/instance_data.json"
     built = None
     try:
-        built = regenerate_package(generator, package.meta)
+        if "regeneration" not in skip:
+            built = regenerate_package(generator, package.meta)
     except GenerationError as exc:
         findings.fail("regeneration", f"no candidate accepted from the recorded seed ({exc})")
     if built is not None:
@@ -371,15 +423,17 @@ def _regenerated_visuals(
             findings.fail("regeneration", line.removeprefix(prefix))
         if files["ground_truth/instance_data.json"] == instance_path.read_bytes():
             return built.visuals
+    if "visuals" in skip:
+        return None
     visuals = findings.guarded("visual_png", lambda: generator.render(package.instance_data))
     return None if visuals is None else list(visuals)
 
 
 def _visual_checks(
-    findings: _Findings, generator: InstanceGenerator, package: Package, expected: float
+    findings: _Findings, generator: InstanceGenerator, package: Package, expected: float, skip: frozenset[str]
 ) -> None:
     instance = package.instance_data
-    visuals = _regenerated_visuals(findings, generator, package)
+    visuals = _regenerated_visuals(findings, generator, package, skip)
     if visuals is not None:
         for problem in (
             findings.guarded("visual_labels", lambda: visual_audit_problems(generator, instance, visuals))
@@ -403,10 +457,19 @@ def _visual_checks(
     if values is not None:
         for problem in text_value_problems(package.task_text, values, expected):
             findings.fail("task_text", problem.removeprefix("artifact: "))
+    for path in package.visuals:
+        if path.name not in package.task_text:
+            findings.fail("task_text", f"does not name {path.name}, which the model must read")
+    shipped = ReferenceSolution(solution=package.solution_ref, method="shipped")
+    answer_key = '"status"' if shipped.is_feasibility_type else '"objective_value"'
+    if answer_key not in package.task_text:
+        findings.fail("task_text", f"does not ask for the answer key {answer_key}")
 
 
-def validate_package(ref: InstanceRef, solve_budget_s: float = RUNTIME_BUDGET_S) -> PackageValidation:
-    """Run every check on one package (see the module docstring for the list)."""
+def validate_package(
+    ref: InstanceRef, solve_budget_s: float = RUNTIME_BUDGET_S, skip: frozenset[str] = frozenset()
+) -> PackageValidation:
+    """Run every check on one package (see the module docstring for the list), but those in ``skip``."""
     started = time.perf_counter()
     label = "/".join(ref.path)
     findings = _Findings(label)
@@ -418,7 +481,7 @@ def validate_package(ref: InstanceRef, solve_budget_s: float = RUNTIME_BUDGET_S)
         findings.fail("artifacts", f"{_relative(exc.path, ref.location)}: {exc.problem}")
         package = None
     if package is not None:
-        reference_seconds = _check_loaded(findings, package, solve_budget_s)
+        reference_seconds = _check_loaded(findings, package, solve_budget_s, skip)
     return PackageValidation(
         package=label,
         subcategory=subcategory_name,
@@ -430,7 +493,9 @@ def validate_package(ref: InstanceRef, solve_budget_s: float = RUNTIME_BUDGET_S)
     )
 
 
-def _check_loaded(findings: _Findings, package: Package, solve_budget_s: float) -> float | None:
+def _check_loaded(
+    findings: _Findings, package: Package, solve_budget_s: float, skip: frozenset[str]
+) -> float | None:
     subcategory = get_subcategory(package.subcategory)
     generator = subcategory if isinstance(subcategory, InstanceGenerator) else None
     expected = package.expected_objective
@@ -444,13 +509,17 @@ def _check_loaded(findings: _Findings, package: Package, solve_budget_s: float) 
             if verdict is not None and not verdict.feasible:
                 findings.fail("validator", "rejects solution_ref.json: " + "; ".join(verdict.problems))
         return None
+    if skip:
+        findings.skipped.append(f"not run: {', '.join(c for c in SKIPPABLE if c in skip)}")
     for problem in schema_problems(package):
         findings.fail("schema", problem)
     expected = answer_value(package.solution_ref)  # feasibility-type answers count as 1.0 / 0.0
     if expected is None or meta_field_problems(package.meta):
         return None  # the semantic checks need meta.json's fields and a numeric answer
-    reference_seconds = _solver_checks(findings, generator, package, expected, tolerance, solve_budget_s)
-    _visual_checks(findings, generator, package, expected)
+    reference_seconds = _solver_checks(
+        findings, generator, package, expected, tolerance, solve_budget_s, skip
+    )
+    _visual_checks(findings, generator, package, expected, skip)
     return reference_seconds
 
 
@@ -488,7 +557,7 @@ def default_processes() -> int:
     return max(1, min(4, len(os.sched_getaffinity(0))))
 
 
-def _validate_one(job: tuple[InstanceRef, float]) -> PackageValidation:
+def _validate_one(job: tuple[InstanceRef, float, frozenset[str]]) -> PackageValidation:
     return validate_package(*job)
 
 
@@ -498,11 +567,15 @@ def validate(
     processes: int | None = None,
     solve_budget_s: float = RUNTIME_BUDGET_S,
     select: Callable[[InstanceRef], bool] | None = None,
+    skip: frozenset[str] = frozenset(),
 ) -> ValidationReport:
     """Validate every package under ``root`` (manifest or directory walk), optionally only those
     ``select`` accepts, with ``processes`` worker processes (forked: they inherit the imported
     solvers and matplotlib instead of importing them again, and need no ``__main__`` guard in the
-    caller; 1 runs in this process)."""
+    caller; 1 runs in this process), leaving out the checks named in ``skip`` (see :data:`SKIPPABLE`)."""
+    unknown = sorted(set(skip) - set(SKIPPABLE))
+    if unknown:
+        raise ValueError(f"cannot skip {', '.join(unknown)}: the checks that can be left out are {SKIPPABLE}")
     started = time.perf_counter()
     workers = default_processes() if processes is None else max(1, processes)
     try:
@@ -512,7 +585,7 @@ def validate(
         return ValidationReport(root, [], [failure], time.perf_counter() - started, workers)
     dataset_failures = _dataset_problems(root, refs)
     chosen = [ref for ref in refs if select is None or select(ref)]
-    jobs = [(ref, solve_budget_s) for ref in chosen]
+    jobs = [(ref, solve_budget_s, frozenset(skip)) for ref in chosen]
     if workers == 1 or len(jobs) <= 1:
         results = [_validate_one(job) for job in jobs]
     else:
