@@ -41,12 +41,11 @@ PACKAGES = (
 @pytest.fixture(scope="module")
 def copy_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("dataset")
+    # the packages and the generation report are shipped: a missing one fails here, never skips
+    missing = [rel for rel in (*PACKAGES, GENERATION_REPORT) if not (FIXTURES / rel).exists()]
+    assert missing == [], f"fixtures/mmopt lacks {missing}"
     for rel in PACKAGES:
-        if not (FIXTURES / rel).is_dir():
-            pytest.skip(f"fixtures/mmopt lacks {rel}")
         shutil.copytree(FIXTURES / rel, root / rel)
-    if not (FIXTURES / GENERATION_REPORT).is_file():
-        pytest.skip(f"fixtures/mmopt has no {GENERATION_REPORT}")
     shutil.copy(FIXTURES / GENERATION_REPORT, root / GENERATION_REPORT)
     write_manifest(root)
     return root
