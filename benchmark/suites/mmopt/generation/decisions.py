@@ -1,9 +1,11 @@
-"""Reading returned decisions in the shapes models write them, for the selection-and-assignment
-validators (facility location, p-median/p-center): the first present key among aliases, a chosen set
-given as a list or a 0/1 dict, and an assignment given as a dict or a list of pairs."""
+"""Reading returned decisions in the shapes models write them, for every validator: the first present
+key among aliases, a number however it was written, and for the selection-and-assignment validators
+(facility location, p-median/p-center) a chosen set given as a list or a 0/1 dict and an assignment
+given as a dict or a list of pairs."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -13,6 +15,21 @@ def first_present(solution: Mapping[str, Any], keys: Sequence[str]) -> Any:
     for key in keys:
         if key in solution:
             return solution[key]
+    return None
+
+
+def number(value: Any) -> float | None:
+    """A finite number (numeric strings accepted), or None."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int | float):
+        return float(value) if math.isfinite(float(value)) else None
+    if isinstance(value, str):
+        try:
+            parsed = float(value.strip())
+        except ValueError:
+            return None
+        return parsed if math.isfinite(parsed) else None
     return None
 
 

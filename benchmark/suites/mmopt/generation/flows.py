@@ -21,6 +21,8 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from benchmark.suites.mmopt.generation.decisions import first_present, number
+
 TOLERANCE = 1e-6
 
 _KEY = re.compile(
@@ -39,27 +41,6 @@ def fmt(value: float) -> str:
     return f"{value:.6g}"
 
 
-def _number(value: Any) -> float | None:
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int | float):
-        return float(value) if math.isfinite(float(value)) else None
-    if isinstance(value, str):
-        try:
-            number = float(value.strip())
-        except ValueError:
-            return None
-        return number if math.isfinite(number) else None
-    return None
-
-
-def _first(record: Mapping[str, Any], names: Sequence[str]) -> Any:
-    for name in names:
-        if name in record:
-            return record[name]
-    return None
-
-
 def _entries(raw: Any) -> tuple[list[tuple[str, str, Any, str]], list[str]]:
     """(tail, head, raw flow, how it was written) for every entry, plus unreadable-entry problems."""
     entries: list[tuple[str, str, Any, str]] = []
@@ -75,14 +56,15 @@ def _entries(raw: Any) -> tuple[list[tuple[str, str, Any, str]], list[str]]:
                 continue
             match = _KEY.match(str(key))
             if match is None:
-                if _number(value) not in (None, 0.0):
+                if number(value) not in (None, 0.0):
                     problems.append(f"unreadable flow key {str(key)[:40]!r}")
                 continue
             entries.append((match["u"], match["v"], value, str(key)))
     elif isinstance(raw, list | tuple):
         for item in raw:
             if isinstance(item, Mapping):
-                u, v, value = _first(item, _FROM_KEYS), _first(item, _TO_KEYS), _first(item, _FLOW_KEYS)
+                u, v = first_present(item, _FROM_KEYS), first_present(item, _TO_KEYS)
+                value = first_present(item, _FLOW_KEYS)
             elif isinstance(item, list | tuple) and len(item) == 3:
                 u, v, value = item
             else:
@@ -107,20 +89,20 @@ def parse_flows(raw: Any, arcs: Sequence[tuple[str, str]]) -> tuple[dict[tuple[s
     seen: dict[tuple[str, str], float] = {}
     entries, problems = _entries(raw)
     for u, v, value, written in entries:
-        number = _number(value)
-        if number is None:
+        amount = number(value)
+        if amount is None:
             problems.append(f"arc {u}_{v}: flow {str(value)[:20]!r} is not a number")
             continue
         pair = (u, v)
         if pair not in arc_set:
-            if abs(number) > TOLERANCE:
-                problems.append(f"flow {fmt(number)} on non-existent arc {u}_{v}")
+            if abs(amount) > TOLERANCE:
+                problems.append(f"flow {fmt(amount)} on non-existent arc {u}_{v}")
             continue
-        if pair in seen and abs(seen[pair] - number) > TOLERANCE:
+        if pair in seen and abs(seen[pair] - amount) > TOLERANCE:
             problems.append(f"arc {u}_{v}: given twice with different flows ({written})")
             continue
-        seen[pair] = number
-        flows[pair] = number
+        seen[pair] = amount
+        flows[pair] = amount
     return flows, problems
 
 
@@ -161,5 +143,5 @@ def reported_objective(solution: Mapping[str, Any]) -> float | None:
     """The objective the code claims, under the official key or its aliases."""
     for key in OBJECTIVE_KEYS:
         if key in solution:
-            return _number(solution[key])
+            return number(solution[key])
     return None

@@ -11,11 +11,11 @@ Tolerances are absolute (:data:`TOLERANCE`): start times are continuous in the o
 from __future__ import annotations
 
 import itertools
-import math
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from benchmark.suites.mmopt.generation.decisions import first_present, number
 from benchmark.suites.mmopt.generation.flows import fmt
 
 TOLERANCE = 1e-6
@@ -28,28 +28,6 @@ _PAIR = re.compile(
 )
 
 OperationKey = tuple[str, str]
-
-
-def number(value: Any) -> float | None:
-    """A finite number (numeric strings accepted), or None."""
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int | float):
-        return float(value) if math.isfinite(float(value)) else None
-    if isinstance(value, str):
-        try:
-            parsed = float(value.strip())
-        except ValueError:
-            return None
-        return parsed if math.isfinite(parsed) else None
-    return None
-
-
-def _first(record: Mapping[str, Any], names: Sequence[str]) -> Any:
-    for name in names:
-        if name in record:
-            return record[name]
-    return None
 
 
 class _Names:
@@ -81,7 +59,7 @@ def read_starts(
     label or a non-numeric start is a problem; a missing operation is one too (the caller's checks
     then skip it rather than guessing).
     """
-    raw = _first(solution, SCHEDULE_KEYS)
+    raw = first_present(solution, SCHEDULE_KEYS)
     if raw is None:
         return {}, {}, ["no schedule returned (looked for " + ", ".join(SCHEDULE_KEYS) + ")"]
     job_name = _Names(list(operations), job_prefix)
@@ -112,16 +90,17 @@ def read_starts(
             if not isinstance(item, Mapping):
                 problems.append(f"schedule entry {item!r} is not a record")
                 continue
-            put(_first(item, _JOB_KEYS), _first(item, _OPERATION_KEYS), _first(item, _START_KEYS), item)
+            raw_job, raw_op = first_present(item, _JOB_KEYS), first_present(item, _OPERATION_KEYS)
+            put(raw_job, raw_op, first_present(item, _START_KEYS), item)
     elif isinstance(raw, Mapping):
         for key, value in raw.items():
             if isinstance(value, Mapping):
-                if _first(value, _START_KEYS) is not None:  # {"J1-O1": {"start": 0, ...}}
+                if first_present(value, _START_KEYS) is not None:  # {"J1-O1": {"start": 0, ...}}
                     pair = _PAIR.match(str(key))
                     if pair is None:
                         problems.append(f"schedule key {key!r} names no job and operation")
                         continue
-                    put(pair["job"], pair["op"], _first(value, _START_KEYS), value)
+                    put(pair["job"], pair["op"], first_present(value, _START_KEYS), value)
                 else:  # {"J1": {"O1": 0, ...}}
                     for op, start in value.items():
                         put(key, op, start, None)
@@ -150,8 +129,8 @@ def record_problems(
     problems = []
     for key, record in records.items():
         label = f"operation {key[0]}-{key[1]}"
-        start = number(_first(record, _START_KEYS))
-        finish = number(_first(record, ("finish", "end", "finish_time", "end_time", "completion")))
+        start = number(first_present(record, _START_KEYS))
+        finish = number(first_present(record, ("finish", "end", "finish_time", "end_time", "completion")))
         returned_duration = number(record.get("duration"))
         if start is not None and finish is not None and abs(finish - start - duration[key]) > TOLERANCE:
             problems.append(
