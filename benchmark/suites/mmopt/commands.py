@@ -12,10 +12,23 @@ DEFAULT_ROOT = Path(__file__).resolve().parents[3] / "fixtures" / "mmopt"
 
 def _generate(args: argparse.Namespace) -> int:
     from benchmark.suites.mmopt.generation import generate_dataset
+    from benchmark.suites.mmopt.generation.split import DEFAULT_PER_DIFFICULTY, Split
 
-    report = generate_dataset(
-        Path(args.out), subcategories=args.subcategory or None, per_difficulty=args.per_difficulty
-    )
+    if (args.split is None) != (args.seed_base is None):
+        raise SystemExit("generate: --split and --seed-base go together")
+    if args.split is not None and args.out == str(DEFAULT_ROOT):
+        raise SystemExit("generate: a held-out split needs its own --out DIR, not the shipped fixtures")
+    try:
+        split = None if args.split is None else Split(args.split, args.seed_base)
+    except ValueError as exc:
+        raise SystemExit(f"generate: {exc}") from None
+    per_difficulty = args.per_difficulty or (DEFAULT_PER_DIFFICULTY if split else 10)
+    try:
+        report = generate_dataset(
+            Path(args.out), subcategories=args.subcategory or None, per_difficulty=per_difficulty, split=split
+        )
+    except ValueError as exc:
+        raise SystemExit(f"generate: {exc}") from None
     print(report.summary())
     return 0
 
@@ -76,7 +89,11 @@ def add_commands(add_command: Callable[..., argparse.ArgumentParser]) -> None:
     generate = add_command("generate", help="generate MM-OptBench packages and the manifest")
     generate.add_argument("--out", default=str(DEFAULT_ROOT), help="dataset root to write")
     generate.add_argument("--subcategory", action="append", help="only this subcategory (repeatable)")
-    generate.add_argument("--per-difficulty", type=int, default=10, help="instances per difficulty")
+    generate.add_argument(
+        "--per-difficulty", type=int, default=None, help="instances per difficulty (10; 2 for a split)"
+    )
+    generate.add_argument("--split", help="write a held-out split of this name (seeds disjoint from ours)")
+    generate.add_argument("--seed-base", type=int, help="the split's seed base (another base, another split)")
     generate.set_defaults(handler=_generate)
 
     regenerate = add_command("check-regeneration", help="regenerate from recorded seeds and compare")

@@ -18,6 +18,7 @@ from benchmark.suites.mmopt.generation.package import META, package_files, write
 from benchmark.suites.mmopt.generation.pipeline import BuiltInstance, GenerationError, build_instance
 from benchmark.suites.mmopt.generation.protocol import InstanceGenerator
 from benchmark.suites.mmopt.generation.seeds import instance_seed
+from benchmark.suites.mmopt.generation.split import Split
 from benchmark.suites.mmopt.subcategories import all_subcategories, get_subcategory
 from benchmark.suites.mmopt.subcategories.base import DIFFICULTIES, DIFFICULTY_LETTER
 
@@ -124,11 +125,16 @@ def instance_id(generator: InstanceGenerator, difficulty: str, index: int) -> st
 
 
 def generate_dataset(
-    root: Path, subcategories: Sequence[str] | None = None, per_difficulty: int = 10
+    root: Path,
+    subcategories: Sequence[str] | None = None,
+    per_difficulty: int = 10,
+    split: Split | None = None,
 ) -> GenerationReport:
     """Generate ``per_difficulty`` packages per difficulty for each subcategory (all generators when
     ``subcategories`` is None) under ``root``, then rebuild the manifest and merge this run's
-    rejection counts into ``generation_report.json``.
+    rejection counts into ``generation_report.json``. With ``split``, the seeds, the dataset
+    version and the ``split`` field of every meta.json and of the manifest are the split's
+    (:mod:`.split`); a root holds one split or the shipped set, never both.
 
     Each subcategory's folder is replaced as a whole, so no stale package survives; packages of other
     subcategories already under ``root`` are kept and stay in the manifest and the report. Several
@@ -137,6 +143,9 @@ def generate_dataset(
     """
     started = time.perf_counter()
     root.mkdir(parents=True, exist_ok=True)
+    _refuse_mixing(root, split)
+    version = DATASET_VERSION if split is None else split.version(DATASET_VERSION)
+    recorded = None if split is None else split.to_json()
     reports: dict[str, SubcategoryReport] = {}
     written = 0
     for generator in _generators(subcategories):
@@ -150,16 +159,15 @@ def generate_dataset(
             tally = report.by_difficulty.setdefault(difficulty, DifficultyTally())
             for index in range(1, per_difficulty + 1):
                 name = instance_id(generator, difficulty, index)
-                built = build_instance(
-                    generator, difficulty, name, instance_seed(generator.name, difficulty, index)
-                )
-                write_package(root, built, DATASET_VERSION)
+                seed = (split.seed if split else instance_seed)(generator.name, difficulty, index)
+                built = build_instance(generator, difficulty, name, seed)
+                write_package(root, built, version, recorded)
                 tally.accepted += 1
                 tally.rejections.update(built.rejections)
                 written += 1
     with _root_lock(root):
-        write_manifest(root)
-        _merge_generation_report(root, reports)
+        write_manifest(root, version, recorded)
+        _merge_generation_report(root, reports, version)
     return GenerationReport(
         root=root, subcategories=reports, packages=written, seconds=time.perf_counter() - started
     )
@@ -183,9 +191,28 @@ def _read_meta(meta_path: Path) -> dict[str, Any] | None:
     return meta
 
 
-def write_manifest(root: Path) -> Path:
+def _describe(split: Mapping[str, Any] | None) -> str:
+    return "the shipped set" if split is None else f"split {split['name']!r} (seed base {split['seed_base']})"
+
+
+def _refuse_mixing(root: Path, split: Split | None) -> None:
+    """A root holds the shipped set or one split: generating into a root whose manifest lists
+    packages of another would mix seeds and versions, so it is an error naming both."""
+    path = root / MANIFEST
+    if not path.is_file():
+        return
+    manifest = json.loads(path.read_text(encoding="utf-8"))
+    present, wanted = manifest.get("split"), None if split is None else split.to_json()
+    if manifest.get("packages") and present != wanted:
+        raise ValueError(f"{path} describes {_describe(present)}; refusing to add {_describe(wanted)} to it")
+
+
+def write_manifest(
+    root: Path, version: str = DATASET_VERSION, split: Mapping[str, Any] | None = None
+) -> Path:
     """``manifest.json`` listing every package under ``root`` (found by its ``meta.json``), sorted;
-    replaced atomically so a concurrent reader never sees half a manifest."""
+    replaced atomically so a concurrent reader never sees half a manifest. A held-out split's
+    manifest carries the split's version and its ``split`` record."""
     packages = []
     for meta_path in sorted(root.glob(f"*/*/*/*/{META}")):
         meta = _read_meta(meta_path)
@@ -202,13 +229,18 @@ def write_manifest(root: Path) -> Path:
             }
         )
     packages.sort(key=lambda entry: entry["path"])
-    manifest = {"dataset": DATASET_NAME, "version": DATASET_VERSION, "packages": packages}
+    manifest: dict[str, Any] = {"dataset": DATASET_NAME, "version": version}
+    if split is not None:
+        manifest["split"] = dict(split)
+    manifest["packages"] = packages
     path = root / MANIFEST
     write_atomically(path, dumps_canonical(manifest).encode("utf-8"))
     return path
 
 
-def _merge_generation_report(root: Path, reports: Mapping[str, SubcategoryReport]) -> Path:
+def _merge_generation_report(
+    root: Path, reports: Mapping[str, SubcategoryReport], version: str = DATASET_VERSION
+) -> Path:
     """Write ``generation_report.json``: this run's subcategories replace their previous entries,
     other subcategories' entries are kept while the root still holds packages of theirs.
 
@@ -224,7 +256,7 @@ def _merge_generation_report(root: Path, reports: Mapping[str, SubcategoryReport
     entries.update({name: report.to_json() for name, report in reports.items()})
     document = {
         "dataset": DATASET_NAME,
-        "version": DATASET_VERSION,
+        "version": version,
         "subcategories": dict(sorted(entries.items())),
     }
     write_atomically(path, dumps_canonical(document).encode("utf-8"))
@@ -324,7 +356,12 @@ def compare_regeneration(root: Path) -> RegenerationDiff:
         except GenerationError as exc:
             diff.text.append(f"{label}: regeneration failed ({exc})")
             continue
-        files = package_files(built, str(meta.get("dataset_version", DATASET_VERSION)))
+        split = meta.get("split")
+        files = package_files(
+            built,
+            str(meta.get("dataset_version", DATASET_VERSION)),
+            split if isinstance(split, dict) else None,
+        )
         found = compare_package_files(label, stored, files)
         diff.text += found.text
         diff.png += found.png

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import shutil
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -23,8 +24,11 @@ def package_relpath(family: str, subcategory: str, difficulty: str, instance_id:
     return Path(family, subcategory, difficulty, instance_id)
 
 
-def package_files(built: BuiltInstance, dataset_version: str) -> dict[str, bytes]:
-    """Every file of the package keyed by posix relative path, ``meta.json`` last (it checksums the rest)."""
+def package_files(
+    built: BuiltInstance, dataset_version: str, split: Mapping[str, Any] | None = None
+) -> dict[str, bytes]:
+    """Every file of the package keyed by posix relative path, ``meta.json`` last (it checksums the
+    rest); ``split`` (a held-out split's name and seed base, :mod:`.split`) is recorded in the meta."""
     record, artifacts = built.record, built.artifacts
     files: dict[str, bytes] = {
         "task_input.txt": artifacts.task_input.encode("utf-8"),
@@ -60,6 +64,8 @@ def package_files(built: BuiltInstance, dataset_version: str) -> dict[str, bytes
         ],
         "checksums": {path: hashlib.sha256(data).hexdigest() for path, data in sorted(files.items())},
     }
+    if split is not None:
+        meta["split"] = dict(split)
     overlap = set(artifacts.meta_extra) & set(meta)
     if overlap:
         raise ValueError(f"meta_extra may not override {sorted(overlap)}")
@@ -68,7 +74,9 @@ def package_files(built: BuiltInstance, dataset_version: str) -> dict[str, bytes
     return files
 
 
-def write_package(root: Path, built: BuiltInstance, dataset_version: str) -> Path:
+def write_package(
+    root: Path, built: BuiltInstance, dataset_version: str, split: Mapping[str, Any] | None = None
+) -> Path:
     """Write the package under ``root`` (replacing any previous copy) and return its directory."""
     record = built.record
     directory = root / package_relpath(
@@ -76,7 +84,7 @@ def write_package(root: Path, built: BuiltInstance, dataset_version: str) -> Pat
     )
     if directory.exists():
         shutil.rmtree(directory)
-    for rel, data in package_files(built, dataset_version).items():
+    for rel, data in package_files(built, dataset_version, split).items():
         path = directory / rel
         path.parent.mkdir(parents=True, exist_ok=True)
         if rel == META:

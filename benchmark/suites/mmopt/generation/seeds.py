@@ -11,15 +11,16 @@ import hashlib
 import random
 
 
-def _digest_int(key: str) -> int:
+def digest_int(key: str) -> int:
+    """A stable 63-bit integer digest of ``key`` (the first eight bytes of its SHA-256)."""
     return int.from_bytes(hashlib.sha256(key.encode("utf-8")).digest()[:8], "big") & ((1 << 63) - 1)
 
 
 def instance_seed(subcategory: str, difficulty: str, index: int) -> int:
     """The recorded seed of the ``index``-th (1-based) instance of a subcategory and difficulty."""
-    return _digest_int(f"mmopt/{subcategory}/{difficulty}/{index}")
+    return digest_int(f"mmopt/{subcategory}/{difficulty}/{index}")
 
 
 def attempt_rng(seed: int, attempt: int) -> random.Random:
     """The private random stream of one candidate."""
-    return random.Random(_digest_int(f"{seed}/attempt/{attempt}"))
+    return random.Random(digest_int(f"{seed}/attempt/{attempt}"))

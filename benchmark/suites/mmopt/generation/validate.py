@@ -77,6 +77,7 @@ from benchmark.suites.mmopt.generation.protocol import (
     answer_value,
 )
 from benchmark.suites.mmopt.generation.seeds import instance_seed
+from benchmark.suites.mmopt.generation.split import Split
 from benchmark.suites.mmopt.package import Package, discover, load_package
 from benchmark.suites.mmopt.scoring import tolerance_for
 from benchmark.suites.mmopt.subcategories import get_subcategory
@@ -233,9 +234,18 @@ def schema_problems(package: Package) -> list[str]:
     if meta["difficulty"] not in DIFFICULTIES:
         problems.append(f"meta.json difficulty {meta['difficulty']!r} is not one of {DIFFICULTIES}")
     elif package.instance_id[-3:].isdigit():  # the seed follows from the package's place (seeds.py)
-        seed = instance_seed(package.subcategory, package.difficulty, int(package.instance_id[-3:]))
-        if meta["seed"] != seed:
-            problems.append(f"meta.json seed is {meta['seed']}, the seed rule gives {seed} for this package")
+        index = int(package.instance_id[-3:])
+        split = meta.get("split")
+        try:  # a held-out split's packages follow the split's seed rule (split.py)
+            rule = instance_seed if split is None else Split.from_json(split).seed
+        except (TypeError, KeyError, ValueError) as exc:
+            problems.append(f"meta.json split {split!r} is not a split record ({exc})")
+        else:
+            seed = rule(package.subcategory, package.difficulty, index)
+            if meta["seed"] != seed:
+                problems.append(
+                    f"meta.json seed is {meta['seed']}, the seed rule gives {seed} for this package"
+                )
     else:
         problems.append(f"instance id {package.instance_id!r} does not end in a three-digit index")
     for key, value in meta["formulation_size"].items():
@@ -416,7 +426,11 @@ def _regenerated_visuals(
     except GenerationError as exc:
         findings.fail("regeneration", f"no candidate accepted from the recorded seed ({exc})")
     if built is not None:
-        files = package_files(built, str(package.meta.get("dataset_version", DATASET_VERSION)))
+        files = package_files(
+            built,
+            str(package.meta.get("dataset_version", DATASET_VERSION)),
+            split if isinstance(split := package.meta.get("split"), dict) else None,
+        )
         diff = compare_package_files(findings.package, package.directory, files)
         prefix = f"{findings.package}: "
         for line in diff.text:
