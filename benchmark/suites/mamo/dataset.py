@@ -21,7 +21,6 @@ three (ids 317, 318 and 319 of ``mamo_ode.jsonl``: three brine tanks, one questi
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import json
 import warnings
@@ -31,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmark.cases import InstanceRef
+from benchmark.jsonl import jsonl_files, numbered_objects
 from benchmark.suites.mamo.comparison import AnswerFormatError, answer_decimals
 from benchmark.verdict import DatasetError
 
@@ -79,39 +79,6 @@ class MamoCase:
         return self.category == ODE
 
 
-def _files(root: Path) -> list[Path]:
-    if root.is_file():
-        return [root]
-    if not root.is_dir():
-        raise DatasetError(root, "dataset path does not exist")
-    files = sorted(p for p in root.rglob("*.jsonl") if not any(part.startswith(".") for part in p.parts))
-    if not files:
-        raise DatasetError(root, "no *.jsonl file in the dataset directory")
-    return files
-
-
-@functools.lru_cache(maxsize=32)
-def _read_lines(path: Path) -> tuple[tuple[int, dict[str, Any]], ...]:
-    """(line number, object) for every non-blank line; a line that is not a JSON object is fatal,
-    because without its id the case cannot even be named."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise DatasetError(path, f"cannot read the file ({exc})") from None
-    rows: list[tuple[int, dict[str, Any]]] = []
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise DatasetError(f"{path}:{number}", f"not valid JSON ({exc.msg})") from None
-        if not isinstance(obj, dict):
-            raise DatasetError(f"{path}:{number}", "line is not a JSON object")
-        rows.append((number, obj))
-    return tuple(rows)
-
-
 def _case_id(path: Path, number: int, obj: dict[str, Any]) -> str:
     raw = obj.get("id")
     if isinstance(raw, bool) or not isinstance(raw, int | str) or str(raw).strip() in ("", ".", ".."):
@@ -130,8 +97,8 @@ def conflicting_answers(root: Path) -> list[str]:
     """One line per group of questions under ``root`` with the same Category and Question text (the
     same prompt) but different Answers, naming the file, lines, ids and answers."""
     groups: dict[tuple[object, object], list[tuple[Path, int, object, object]]] = defaultdict(list)
-    for path in _files(root):
-        for number, obj in _read_lines(path):
+    for path in jsonl_files(root, recursive=True):
+        for number, obj in numbered_objects(path):
             question = obj.get("Question")
             if isinstance(question, str):
                 key = (obj.get("Category"), " ".join(question.split()))
@@ -156,10 +123,10 @@ def discover(root: Path) -> list[InstanceRef]:
     base = root if root.is_dir() else root.parent
     for message in conflicting_answers(root):
         warnings.warn(message, ConflictingAnswersWarning, stacklevel=2)
-    for path in _files(root):
+    for path in jsonl_files(root, recursive=True):
         rel = path.relative_to(base).with_suffix("").parts
         seen: dict[str, int] = {}
-        for number, obj in _read_lines(path):
+        for number, obj in numbered_objects(path):
             case_id = _case_id(path, number, obj)
             if case_id in seen:
                 raise DatasetError(f"{path}:{number}", f"id {case_id} already used on line {seen[case_id]}")
@@ -194,7 +161,7 @@ def _needs(obj: dict[str, Any]) -> str:
 def load_case(ref: InstanceRef) -> MamoCase:
     """Read and check the question ``ref`` names; damage raises :class:`DatasetError` at FILE:LINE."""
     path, case_id = ref.location, ref.path[-1]
-    found = [(n, obj) for n, obj in _read_lines(path) if str(obj.get("id", "")).strip() == case_id]
+    found = [(n, obj) for n, obj in numbered_objects(path) if str(obj.get("id", "")).strip() == case_id]
     if not found:
         raise DatasetError(path, f"no line with id {case_id}")
     number, obj = found[0]
@@ -238,7 +205,7 @@ def fingerprint(root: Path) -> dict[str, str]:
         info = json.loads(raw)
         name, version = str(info.get("dataset", name)), str(info.get("version", version))
     base = root if root.is_dir() else root.parent
-    for path in _files(root):
+    for path in jsonl_files(root, recursive=True):
         digest.update(path.relative_to(base).as_posix().encode())
         digest.update(path.read_bytes())
     return {"name": name, "version": version, "sha256": digest.hexdigest()}

@@ -7,7 +7,6 @@ Listing reads each line's identity fields; loading a task checks the fields it n
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import json
 from dataclasses import dataclass
@@ -15,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmark.cases import InstanceRef
+from benchmark.jsonl import jsonl_files, numbered_objects
 from benchmark.suites.nldata.records import Table
 from benchmark.suites.nldata.settings import SETTINGS
 from benchmark.verdict import DatasetError
@@ -39,37 +39,6 @@ class Task:
     derived: str | None
 
 
-def _files(root: Path) -> list[Path]:
-    if root.is_file():
-        return [root]
-    if not root.is_dir():
-        raise DatasetError(root, "dataset path does not exist")
-    files = sorted(p for p in root.glob("*.jsonl"))
-    if not files:
-        raise DatasetError(root, "no *.jsonl file in the dataset directory")
-    return files
-
-
-@functools.lru_cache(maxsize=32)
-def _lines(path: Path) -> tuple[tuple[int, dict[str, Any]], ...]:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise DatasetError(path, f"cannot read the file ({exc})") from None
-    rows = []
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise DatasetError(f"{path}:{number}", f"not valid JSON ({exc.msg})") from None
-        if not isinstance(obj, dict):
-            raise DatasetError(f"{path}:{number}", "line is not a JSON object")
-        rows.append((number, obj))
-    return tuple(rows)
-
-
 def _identity(where: str, obj: dict[str, Any]) -> tuple[str, str, str, str]:
     fields = []
     for name in ("id", "domain", "problem_type", "difficulty"):
@@ -86,8 +55,8 @@ def discover(root: Path) -> list[InstanceRef]:
     """Every base record, keyed ``nldata/<domain>/<difficulty>/<id>``, in file then line order."""
     refs: list[InstanceRef] = []
     seen: dict[str, str] = {}
-    for path in _files(root):
-        for number, obj in _lines(path):
+    for path in jsonl_files(root):
+        for number, obj in numbered_objects(path):
             where = f"{path}:{number}"
             instance_id, domain, problem_type, difficulty = _identity(where, obj)
             if instance_id in seen:
@@ -119,7 +88,7 @@ def _text(where: str, raw: dict[str, Any], name: str) -> str:
 def load_task(ref: InstanceRef, setting: str) -> Task:
     """The task of ``ref`` under ``setting``; damage raises :class:`DatasetError` at FILE:LINE."""
     instance_id = ref.path[-1]
-    found = [(n, obj) for n, obj in _lines(ref.location) if obj.get("id") == instance_id]
+    found = [(n, obj) for n, obj in numbered_objects(ref.location) if obj.get("id") == instance_id]
     if not found:
         raise DatasetError(ref.location, f"no line with id {instance_id}")
     number, obj = found[0]
@@ -162,7 +131,7 @@ def fingerprint(root: Path) -> dict[str, str]:
         digest.update(raw)
         info = json.loads(raw)
         name, version = str(info.get("dataset", name)), str(info.get("version", version))
-    for path in _files(root):
+    for path in jsonl_files(root):
         digest.update(path.name.encode())
         digest.update(path.read_bytes())
     return {"name": name, "version": version, "sha256": digest.hexdigest()}
