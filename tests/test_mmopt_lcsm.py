@@ -276,3 +276,57 @@ def test_validation_names_the_package_and_check_of_a_damaged_copy(tmp_path):
     checks = {(f.package, f.check) for f in report.failures}
     label = rel.as_posix()
     assert {(label, "reference_solve"), (label, "cross_check")} <= checks, report.summary()
+
+
+# ------------------------------------------------------------------------------------------------
+# replays through the harness
+
+
+def _returning(value: dict[str, Any]) -> str:
+    code = f"def solve():\n    return {json.dumps(value)}\n"
+    return f"ASSUMPTIONS\nnone\n\nMATHEMATICAL_MODEL\nsee code\n\nPYTHON_CODE\n```python\n{code}```\n"
+
+
+def _case_key(package: Path, sample: int) -> str:
+    return f"mmopt/{package.relative_to(ROOT).as_posix()}/stage1/s{sample}"
+
+
+@pytest.mark.slow
+def test_replayed_answers_get_the_right_category(bench, tmp_path):
+    """Through a real benchmark session (subprocess pytest, the sandbox): "infeasible" on a
+    satisfiable instance, "feasible" on an unsatisfiable one, and an assignment violating a clause."""
+    sat, _, solution = _shipped("feasible", "hard")
+    unsat, instance, _ = _shipped("infeasible", "hard")
+    sat_instance = _load(sat)[0]
+    clause = sat_instance["clauses"][0]
+    violating = {
+        **solution["assignment"],
+        **{lit["variable"]: int(is_negative(lit["sign"])) for lit in clause["literals"]},
+    }
+    answers = {
+        _case_key(sat, 0): {"status": "infeasible"},
+        _case_key(sat, 1): {"status": "feasible", "assignment": violating},
+        _case_key(unsat, 0): {
+            "status": "feasible",
+            "assignment": dict.fromkeys(instance["sets"]["variables"], 1),
+        },
+        _case_key(unsat, 1): {"status": "infeasible"},
+    }
+    replay = tmp_path / "replay.jsonl"
+    replay.write_text(
+        "".join(json.dumps({"case": k, "response": _returning(v)}) + "\n" for k, v in answers.items())
+    )
+    run = bench(f"--model=replay:{replay}", "-k", f"{sat.name} or {unsat.name}", "--samples", "2")
+    assert run.returncode == 1, run.output[-3000:]
+    got = {r["case"]: (r["category"], r["detail"]) for r in run.records}
+    assert set(got) == set(answers), run.output[-3000:]
+    assert got[_case_key(sat, 0)][0] == "wrong_objective" and "a solution exists" in got[_case_key(sat, 0)][1]
+    category, detail = got[_case_key(sat, 1)]
+    assert category == "infeasible_solution" and f"clause {clause['name']} (" in detail
+    assert (
+        got[_case_key(unsat, 0)][0] == "wrong_objective"
+        and "no solution exists" in got[_case_key(unsat, 0)][1]
+    )
+    assert {r["case"]: r["passed"] for r in run.records} == {
+        key: key == _case_key(unsat, 1) for key in answers
+    }
