@@ -334,7 +334,7 @@ def reference_solve(instance: Mapping[str, Any]) -> ReferenceSolution:
     return ReferenceSolution(
         solution=solution_of(instance, total, routes),
         method="scipy.optimize.milp (HiGHS) over (vehicle type, customer subset) routes, each priced by "
-        "Held-Karp, within each type's availability",
+        "Held-Karp, once per fleet mix within the availability",
     )
 
 

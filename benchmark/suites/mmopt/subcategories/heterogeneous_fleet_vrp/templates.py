@@ -168,12 +168,14 @@ SOLVER_TEMPLATE = '''\
 
 Set partitioning over (vehicle type, customer subset) routes: each subset is priced by its shortest
 closed path from the depot (Held-Karp) in base-distance units; HiGHS picks routes covering each
-customer once within every type's capacity and availability. Integer units throughout.
+customer once within every type's capacity, once per fleet mix within the availability.
+Integer units throughout.
 Self-contained: the instance data is embedded below, nothing is read from disk.
 """
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 
@@ -221,17 +223,27 @@ def solve() -> dict:
                 prices.append(round(fixed * 100 * scale) + round(multiplier * 100) * closed[mask][0])
     cover = np.array([[mask >> j & 1 for _, mask in columns] for j in range(m)], dtype=float)
     fleet = np.array([[1.0 if t == k else 0.0 for t, _ in columns] for k in range(len(names))])
-    result = milp(
-        np.array(prices, dtype=float),
-        constraints=[
-            LinearConstraint(cover, lb=1.0, ub=1.0),
-            LinearConstraint(fleet, lb=0.0, ub=[float(TYPES[n][0]) for n in names]),
-        ],
-        integrality=np.ones(len(columns)),
-        bounds=Bounds(0, 1),
-    )
-    if result.status != 0:
-        return {{"status": "infeasible" if result.status == 2 else "error", "objective_value": None}}
+    demand = sum(DEMANDS.values())
+    best = None
+    # one solve per fleet mix (vehicles of each type fixed): the fixed costs become constants and
+    # each relaxation is tight; the cheapest mix wins
+    for counts in itertools.product(*(range(TYPES[n][0] + 1) for n in names)):
+        if sum(c * TYPES[n][1] for c, n in zip(counts, names)) < demand:
+            continue
+        result = milp(
+            np.array(prices, dtype=float),
+            constraints=[
+                LinearConstraint(cover, lb=1.0, ub=1.0),
+                LinearConstraint(fleet, lb=list(counts), ub=list(counts)),
+            ],
+            integrality=np.ones(len(columns)),
+            bounds=Bounds(0, 1),
+        )
+        if result.status == 0 and (best is None or result.fun < best.fun - 0.5):
+            best = result
+    if best is None:
+        return {{"status": "infeasible", "objective_value": None}}
+    result = best
     routes, vehicles, used, total = [], [], {{}}, 0
     for index, value in enumerate(result.x):
         if value < 0.5:
