@@ -18,13 +18,13 @@ How results map onto the harness's failure categories (the suite's declared ``fa
 from __future__ import annotations
 
 import dataclasses
-import json
 import math
 from dataclasses import dataclass, field
 from typing import Any
 
 from benchmark.sandbox import ExecutionResult, Limits, Outcome, Sandbox
 from benchmark.suites.mamo.lp_solvers import LP_FILE, RESULT_PREFIX
+from benchmark.tagged_output import tagged_object
 from benchmark.verdict import InfrastructureError
 
 #: Categories of an artifact that did not run; these are what the code modifier is asked to fix.
@@ -111,17 +111,6 @@ def _python_attempt(result: ExecutionResult) -> Attempt:
     return Attempt(None, value, "", True, result.wall_s)
 
 
-def _solver_result(stdout: str) -> dict[str, Any] | None:
-    for line in reversed(stdout.splitlines()):
-        if line.startswith(RESULT_PREFIX):
-            try:
-                parsed = json.loads(line[len(RESULT_PREFIX) :])
-            except json.JSONDecodeError:
-                return None
-            return parsed if isinstance(parsed, dict) else None
-    return None
-
-
 def run_lp(lp_text: str, script: str, sandbox: Sandbox, limits: Limits) -> Attempt:
     result = sandbox.run_script(script, limits, files={LP_FILE: lp_text})
     return _with_output(_lp_attempt(result), result)
@@ -132,7 +121,7 @@ def _lp_attempt(result: ExecutionResult) -> Attempt:
         raise InfrastructureError("sandbox_error", f"the LP solve script could not run: {result.error}")
     if result.outcome is not Outcome.OK:
         return _failed_run(result)
-    solved = _solver_result(result.stdout)
+    solved = tagged_object(result.stdout, RESULT_PREFIX)
     if solved is None:
         raise InfrastructureError(
             "sandbox_error", f"the LP solve script printed no result: {result.stdout[-500:]}"

@@ -16,12 +16,13 @@ from benchmark.suites.nldata.mathprog import (
     BACKEND,
     DATA_FILE,
     MODEL_FILE,
+    RESULT_PREFIX,
     SANDBOX_SCRIPT,
     Execution,
     interpret,
     rewrite,
-    sandbox_result,
 )
+from benchmark.tagged_output import tagged_object
 from benchmark.verdict import InfrastructureError
 
 
@@ -60,7 +61,7 @@ def run_candidate(
         )  # fmt: skip
     if result.outcome is not Outcome.OK:
         raise InfrastructureError("sandbox_error", f"the glpsol script could not run: {result.error}")
-    parsed = sandbox_result(result.stdout)
+    parsed = tagged_object(result.stdout, RESULT_PREFIX)
     if parsed is None:
         raise InfrastructureError(
             "sandbox_error", f"the glpsol script printed no result: {result.stdout[-500:]}"

@@ -24,7 +24,6 @@ translation (see ``generation.py``).
 
 from __future__ import annotations
 
-import json
 import re
 import shutil
 import subprocess
@@ -286,14 +285,3 @@ else:
     result = {{"glpsol": exe, "rc": proc.returncode, "log": log, "solution": solution}}
     print({RESULT_PREFIX!r} + json.dumps(result))
 """
-
-
-def sandbox_result(stdout: str) -> dict[str, Any] | None:
-    for line in reversed(stdout.splitlines()):
-        if line.startswith(RESULT_PREFIX):
-            try:
-                parsed = json.loads(line[len(RESULT_PREFIX) :])
-            except json.JSONDecodeError:
-                return None
-            return parsed if isinstance(parsed, dict) else None
-    return None
