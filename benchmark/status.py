@@ -3,10 +3,12 @@ requests with their failures and retries, and spend, shown by the controller whi
 
 pytest's own progress (dots, ``[gwN]`` lines) says nothing about scores or money; this line does.
 On a terminal it is one line, redrawn in place (carriage return, erase to the end of the line) at
-most every ``tty_interval_s`` seconds and left on screen, final, when the session ends; pytest's
-progress marks written after it are wiped by the next redraw. Under CI (no terminal), where a
-carriage return would garble the log, it is a plain line of its own every ``plain_interval_s``
-seconds, so a long run's log stays readable either way.
+most every ``tty_interval_s`` seconds and left on screen, final, when the session ends. It then
+is the progress display of the benchmark cases: their pass/fail letters and pytest's percentage
+(which would be written onto the same line and wrap it) are left out, failures are listed in the
+optbench summary anyway. Under CI (no terminal), where a carriage return would garble the log, it
+is a plain line of its own every ``plain_interval_s`` seconds between pytest's usual progress, so
+a long run's log stays readable either way.
 """
 
 from __future__ import annotations
@@ -36,6 +38,27 @@ class StatusLine:
     _last: float = field(default_factory=time.monotonic)
     _drawn: bool = False
     """A redrawn line is on screen (terminal only)."""
+    _shown: str = ""
+
+    def _redraws(self) -> bool:
+        """On a terminal, at pytest's default verbosity (verbose runs keep their one line per case)."""
+        reporter = self._reporter()
+        return bool(getattr(reporter, "isatty", False)) and self.config.get_verbosity() <= 0
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_sessionstart(self) -> None:
+        reporter = self._reporter()
+        if self._redraws() and hasattr(reporter, "_show_progress_info"):
+            reporter._show_progress_info = False  # the percentage would land on the status line
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_report_teststatus(self, report: pytest.TestReport) -> tuple[str, str, str] | None:
+        """A benchmark case's outcome, counted as usual but without a progress letter."""
+        if "::test_case[" not in report.nodeid or not self._redraws():
+            return None
+        if report.when in ("setup", "teardown"):
+            return ("error" if report.failed else "skipped" if report.skipped else "", "", "")
+        return (report.outcome, "", "")
 
     def pytest_runtest_logstart(self, nodeid: str) -> None:
         if "::test_case[" in nodeid:
@@ -65,13 +88,14 @@ class StatusLine:
             f"{spend.retries} retries), ${spend.cost_usd:.4f} spent"
         )
 
-    @pytest.hookimpl(trylast=True)
+    @pytest.hookimpl(tryfirst=True)
     def pytest_sessionfinish(self) -> None:
-        """Leave the redrawn line on screen in its final state, and end it."""
+        """Leave the redrawn line on screen in its final state (usually drawn by the last case)."""
         reporter = self._reporter()
-        if reporter is not None and self._drawn:
-            reporter.write(f"{_REDRAW}{self.line()}\n")
-            self._drawn = False
+        line = self.line()
+        if reporter is not None and self._drawn and line != self._shown:
+            reporter.write(f"{_REDRAW}{line}")
+        self._drawn = False
 
     def _reporter(self) -> Any:
         return self.config.pluginmanager.getplugin("terminalreporter")
@@ -80,18 +104,21 @@ class StatusLine:
         reporter = self._reporter()
         if reporter is None:
             return
-        tty = bool(getattr(reporter, "isatty", False))
+        tty = self._redraws()
         now = time.monotonic()
-        if now - self._last < (self.tty_interval_s if tty else self.plain_interval_s):
+        last_case = tty and self.selected is not None and self.done >= self.selected
+        if now - self._last < (self.tty_interval_s if tty else self.plain_interval_s) and not last_case:
             return
         self._last = now
+        line = self.line()
         if not tty:
-            reporter.write(f"\n{self.line()}\n")  # on a line of its own, between pytest's progress marks
+            reporter.write(f"\n{line}\n")  # on a line of its own, between pytest's progress marks
         elif self._drawn:
-            reporter.write(f"{_REDRAW}{self.line()}")
+            reporter.write(f"{_REDRAW}{line}")
         else:
-            reporter.write(f"\n{self.line()}")  # below pytest's progress so far, then redrawn in place
+            reporter.write(f"\n{line}")  # below pytest's output so far, then redrawn in place
             self._drawn = True
+        self._shown = line
 
 
 #: Back to the start of the line and erase it (ANSI EL), before the line is drawn again.
