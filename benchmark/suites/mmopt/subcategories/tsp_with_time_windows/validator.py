@@ -81,9 +81,10 @@ def reported_time_problems(instance: Mapping[str, Any], cycle: list[str], raw: A
 
 def check_solution(instance: Mapping[str, Any], solution: Mapping[str, Any]) -> SolutionCheck:
     """One closed tour from the depot through every customer once, in the returned direction (the
-    windows make direction matter); the earliest schedule along it meets every window and the
-    depot's close; returned service starts, if any, are consistent; the travel time recomputed
-    from the instance's matrix, and a reported value must agree within 1e-2."""
+    windows make direction matter; a list of the customers alone leaves from the depot); the
+    earliest schedule along it meets every window and the depot's close; returned service starts,
+    if any, are consistent; the travel time recomputed from the instance's matrix, and a reported
+    value must agree within 1e-2."""
     names = list(instance["sets"]["nodes"])
     depot = str(instance["depot"])
     raw = decisions.first_present(solution, TOUR_KEYS)
@@ -96,6 +97,8 @@ def check_solution(instance: Mapping[str, Any], solution: Mapping[str, Any]) -> 
     if sequence is None or problems:
         return SolutionCheck(feasible=False, objective=None, problems=tuple(problems))
     cycle = open_cycle(sequence)
+    if depot not in cycle:  # customers only: the tour leaves from and returns to the depot
+        cycle = [depot, *cycle]
     problems = tour_problems(cycle, names)
     if problems:
         return SolutionCheck(feasible=False, objective=None, problems=tuple(problems))
