@@ -34,7 +34,11 @@ REPO = Path(__file__).resolve().parents[1]
 ROOT = REPO / "fixtures" / "mmopt"
 OFFICIAL = REPO / "tests" / "data" / "official_mmopt"
 FAMILY = "multi_period_system_planning"
-PREFIXES = {"lot_sizing_production_planning": "lspp", "energy_dispatch_unit_commitment": "educ"}
+PREFIXES = {
+    "lot_sizing_production_planning": "lspp",
+    "energy_dispatch_unit_commitment": "educ",
+    "inventory_routing_problem": "irp",
+}
 FLOORS = {"energy_dispatch_unit_commitment": 1e-6}  # the others: the official 1e-2
 SUBCATEGORIES = tuple(PREFIXES)
 

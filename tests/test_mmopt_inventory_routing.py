@@ -1,0 +1,194 @@
+"""Inventory routing (``irp``): validator, regimes, replays of typical wrong answers through the
+scorer, and planted causes.
+
+The generic checks (registration, the 1e-2 floor, determinism, regeneration, size growth, the
+official package) run for this subcategory in ``tests/test_mmopt_planning.py``.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from benchmark.sandbox import ExecutionResult, Outcome, SandboxKind
+from benchmark.suites.mmopt.package import discover, load_package
+from benchmark.suites.mmopt.planting import plant, write_plan
+from benchmark.suites.mmopt.scoring import score_execution
+from benchmark.suites.mmopt.subcategories import get_subcategory
+from benchmark.suites.mmopt.subcategories.inventory_routing_problem.generator import just_in_time_cost
+from tests.conftest import run_bench
+
+REPO = Path(__file__).resolve().parents[1]
+ROOT = REPO / "fixtures" / "mmopt"
+FAMILY = "multi_period_system_planning"
+NAME = "inventory_routing_problem"
+SUBCATEGORY = get_subcategory(NAME)
+
+
+def _package(difficulty: str, index: int = 1) -> Path:
+    package = ROOT / FAMILY / NAME / difficulty / f"irp_{difficulty[0]}_{index:03d}"
+    if not package.is_dir():
+        pytest.skip(f"{package.name} has not been generated")
+    return package
+
+
+def _load(package: Path, rel: str) -> Any:
+    return json.loads((package / rel).read_text())
+
+
+def _instance(difficulty: str, index: int = 1) -> tuple[dict[str, Any], dict[str, Any]]:
+    package = _package(difficulty, index)
+    return _load(package, "ground_truth/instance_data.json"), _load(package, "ground_truth/solution_ref.json")
+
+
+def _problems(instance: dict[str, Any], answer: dict[str, Any]) -> tuple[str, ...]:
+    assert SUBCATEGORY is not None
+    return SUBCATEGORY.check_solution(instance, answer).problems
+
+
+def test_validator_accepts_the_reference_in_its_shapes():
+    assert SUBCATEGORY is not None
+    instance, solution = _instance("hard", 1)
+    verdict = SUBCATEGORY.check_solution(instance, solution)
+    assert verdict.feasible, verdict.problems
+    assert verdict.objective == pytest.approx(solution["objective_value"], abs=1e-9)
+    lean = {"deliveries": solution["deliveries"], "routes": solution["route_by_period"]}
+    assert SUBCATEGORY.check_solution(instance, lean).feasible
+    periods = instance["sets"]["periods"]
+    as_lists = {c: [row[t] for t in periods] for c, row in solution["deliveries"].items()}
+    assert SUBCATEGORY.check_solution(instance, {**solution, "deliveries": as_lists}).feasible
+    nudged = {**solution, "objective_value": solution["objective_value"] + 0.004}  # within the floor
+    assert SUBCATEGORY.check_solution(instance, nudged).feasible
+
+
+def test_validator_rejects_balance_capacity_route_and_objective_faults():
+    instance, solution = _instance("medium", 2)
+    periods = instance["sets"]["periods"]
+    served = next((c, t) for c, row in solution["deliveries"].items() for t, q in row.items() if q > 0)
+    customer, period = served
+
+    broken = copy.deepcopy(solution)  # an end stock that does not follow from the deliveries
+    broken["ending_inventory"][customer][period] += 1
+    assert any("breaks the balance" in p for p in _problems(instance, broken))
+
+    short = copy.deepcopy(solution)  # one unit less delivered: a shortage
+    short["deliveries"][customer][period] -= 1
+    short.pop("ending_inventory")
+    assert any(f"{customer} short in" in p for p in _problems(instance, short))
+
+    binding = solution["capacity_binding_periods"][0]
+    over = copy.deepcopy(solution)  # one unit more on a trip that already leaves full
+    over.pop("ending_inventory")
+    mover = next(c for c in instance["sets"]["customers"] if c in solution["route_by_period"][binding])
+    over["deliveries"][mover][binding] += 1
+    assert any(f"in {binding} exceeds the vehicle capacity" in p for p in _problems(instance, over))
+
+    skipped = copy.deepcopy(solution)  # goods left at a customer the trip does not visit
+    skipped["route_by_period"][period] = [s for s in skipped["route_by_period"][period] if s != customer]
+    if skipped["route_by_period"][period] == ["Depot", "Depot"]:
+        skipped["route_by_period"][period] = []
+    assert any("the route does not visit it" in p for p in _problems(instance, skipped))
+
+    open_route = copy.deepcopy(solution)
+    open_route["route_by_period"][period] = open_route["route_by_period"][period][:-1]
+    assert any("start and end at the depot" in p for p in _problems(instance, open_route))
+
+    lying = {**solution, "objective_value": solution["objective_value"] - 0.5}
+    assert any("reported objective_value" in p for p in _problems(instance, lying))
+    assert _problems(instance, {"deliveries": solution["deliveries"]}) == ("no routes returned",)
+    assert set(periods) == set(solution["route_by_period"])
+
+
+def test_regimes_bind_the_vehicle_and_beat_just_in_time():
+    for difficulty in ("easy", "medium", "hard"):
+        for index in range(1, 11):
+            instance, solution = _instance(difficulty, index)
+            assert solution["capacity_binding_periods"]
+            cost = just_in_time_cost(instance)
+            assert cost is None or cost > solution["objective_value"] + 1e-6
+    easy, _ = _instance("easy")
+    hard, _ = _instance("hard")
+    assert easy["fixed_dispatch_cost"] == 0 < hard["fixed_dispatch_cost"]
+    assert len(hard["sets"]["customers"]) > len(easy["sets"]["customers"])
+
+
+# ------------------------------------------------------------------------------------------------
+# replays of typical wrong answers, scored as a run scores them
+
+
+def _score(package: Path, answer: dict[str, Any]):
+    ran = ExecutionResult(
+        outcome=Outcome.OK, value=answer, stdout="", error="", wall_s=0.0, sandbox=SandboxKind.SUBPROCESS
+    )
+    return score_execution(
+        ran,
+        subcategory=NAME,
+        instance=_load(package, "ground_truth/instance_data.json"),
+        solution_ref=_load(package, "ground_truth/solution_ref.json"),
+        objective_only=False,
+    )
+
+
+def test_replayed_wrong_plans_get_their_category():
+    package = _package("easy", 3)
+    instance, solution = _instance("easy", 3)
+    assert _score(package, solution).passed
+
+    customer = instance["sets"]["customers"][0]
+    period = instance["sets"]["periods"][0]
+    unbalanced = copy.deepcopy(solution)  # the inventory of a misread demand
+    unbalanced["ending_inventory"][customer][period] -= 1
+    verdict = _score(package, unbalanced)
+    assert (verdict.passed, verdict.category) == (False, "infeasible_solution"), verdict.detail
+
+    binding = solution["capacity_binding_periods"][0]
+    overloaded = copy.deepcopy(solution)  # the vehicle capacity ignored
+    overloaded.pop("ending_inventory")
+    mover = next(c for c in instance["sets"]["customers"] if c in solution["route_by_period"][binding])
+    overloaded["deliveries"][mover][binding] += 1
+    verdict = _score(package, overloaded)
+    assert (verdict.passed, verdict.category) == (False, "infeasible_solution"), verdict.detail
+
+    code = plant(load_package(_ref(package)), "heuristic")["stage1_code"]  # feasible but dearer
+    namespace: dict[str, Any] = {"__name__": "replay"}
+    exec(compile(code, "replay.py", "exec"), namespace)
+    dearer = namespace["solve"]()
+    assert SUBCATEGORY is not None and SUBCATEGORY.check_solution(instance, dearer).feasible
+    verdict = _score(package, dearer)
+    assert (verdict.passed, verdict.category) == (False, "wrong_objective"), verdict.detail
+
+
+def _ref(package: Path):
+    return next(ref for ref in discover(ROOT) if ref.path[-1] == package.name)
+
+
+# ------------------------------------------------------------------------------------------------
+# planted causes, run as a user runs the benchmark (two-stage setting)
+
+PLANTED_MIX = (
+    ("irp_m_002", "misread_value"),
+    ("irp_e_004", "drop_constraint"),
+    ("irp_e_003", "heuristic"),
+)
+
+
+@pytest.mark.slow
+def test_planted_causes_are_recovered_with_their_category(tmp_path):
+    refs = {ref.path[-1]: ref for ref in discover(ROOT) if ref.path[1] == NAME}
+    if not all(instance in refs for instance, _ in PLANTED_MIX):
+        pytest.skip("inventory-routing fixtures not generated")
+    plan = {refs[i].key: plant(load_package(refs[i]), cause) for i, cause in PLANTED_MIX}
+    plan_path = write_plan(tmp_path / "plan.json", plan)
+    selection = " or ".join(i for i, _ in PLANTED_MIX)
+    run = run_bench(
+        tmp_path / "run", f"--model=planted:{plan_path}", "--setting=two_stage", "-k", selection, "-n", "2"
+    )
+    records = {r["case"].rsplit("/", 2)[0]: r for r in run.records}
+    assert set(records) == set(plan), run.output[-3000:]
+    for key, entry in plan.items():
+        assert records[key]["category"] == entry["expected"]["stage1_category"], (key, records[key]["detail"])
+        assert records[key]["extra"]["stage2"]["status"] == entry["expected"]["stage2"], key
