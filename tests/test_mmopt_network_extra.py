@@ -154,51 +154,43 @@ def test_rcsp_reference_passes_and_arc_only_forms_are_read():
     check = generator.check_solution(instance, solution)
     assert check.feasible, check.problems
     assert check.objective == solution["objective_value"]
-    only_arcs = {"objective_value": solution["objective_value"], "arcs": list(reversed(solution["arcs"]))}
+    arcs = solution["selected_arcs"]
+    only_arcs = {"objective_value": solution["objective_value"], "selected_arcs": list(reversed(arcs))}
     assert generator.check_solution(instance, only_arcs).feasible
-    as_dict = {"route": solution["path"], "selected_arcs": dict.fromkeys(solution["arcs"], 1)}
-    assert generator.check_solution(instance, as_dict).objective == solution["objective_value"]
+    flags = {"arc_selection": {f"{u}_{v}": 1 for u, v in arcs}}
+    assert generator.check_solution(instance, flags).objective == solution["objective_value"]
 
 
 def test_rcsp_unconstrained_shortest_path_breaks_a_budget():
     """The generator promises that the budgets matter: the cheapest path ignoring them is infeasible."""
-    instance, solution = _load(RCSP)
+    instance, solution = _load(RCSP, "easy")
     graph = nx.DiGraph()
     for a in instance["arcs"]:
         graph.add_edge(a["from"], a["to"], cost=a["cost"])
     cheapest = nx.shortest_path(graph, instance["source"], instance["sink"], weight="cost")
-    problems = _problems(RCSP, instance, {"path": cheapest})
-    assert any("exceeds budget" in p for p in problems), problems
+    problems = _problems(RCSP, instance, {"optimal_path": cheapest})
+    assert any("exceeds the bound" in p for p in problems), problems
     assert nx.path_weight(graph, cheapest, "cost") < solution["objective_value"]
 
 
 def test_rcsp_planted_faults_are_named():
     instance, solution = _load(RCSP)
-    path = solution["path"]
-    assert "path starts at" in _problems(RCSP, instance, {"path": path[1:]})[0]
-    assert "path ends at" in _problems(RCSP, instance, {"path": path[:-1]})[0]
-    detour = [*path[:2], path[1], *path[2:]]
-    assert any("more than once" in p for p in _problems(RCSP, instance, {"path": detour}))
-    assert all(a["id"] != f"{path[0]}_{path[-1]}" for a in instance["arcs"])  # layered: no direct arc
-    assert _problems(RCSP, instance, {"path": [path[0], path[-1]]}) == (
-        f"path uses non-existent arc {path[0]}_{path[-1]}",
+    path = solution["optimal_path"]
+    source, sink = instance["source"], instance["sink"]
+    assert f"source {source} must have exactly one outgoing selected arc" in _problems(
+        RCSP, instance, {"optimal_path": path[1:]}
+    )
+    assert f"sink {sink} must have exactly one incoming selected arc" in _problems(
+        RCSP, instance, {"optimal_path": path[:-1]}
+    )
+    assert f"selected arc {path[0]}_{path[-1]} is not in the network" in _problems(
+        RCSP, instance, {"optimal_path": [path[0], path[-1]]}
     )
     cost = solution["objective_value"]
-    wrong = {"path": path, "objective_value": cost + 1}
-    assert _problems(RCSP, instance, wrong) == (f"reported objective {cost + 1} != recomputed cost {cost}",)
-    assert _problems(RCSP, instance, {"path": path, "arcs": solution["arcs"][:-1]}) == (
-        "arcs do not match the path",
-    )
-    assert _problems(RCSP, instance, {"status": "optimal"}) == ("no path returned",)
-    assert (
-        "leave node"
-        in _problems(RCSP, instance, {"arcs": [*solution["arcs"], _other_arc_out(instance, path)]})[0]
-    )
-
-
-def _other_arc_out(instance: dict[str, Any], path: list[int]) -> str:
-    first = f"{path[0]}_{path[1]}"
-    return next(a["id"] for a in instance["arcs"] if a["from"] == path[0] and a["id"] != first)
+    wrong = {"optimal_path": path, "objective_value": cost + 1}
+    assert _problems(RCSP, instance, wrong) == (f"reported objective {cost + 1} but the path costs {cost}",)
+    disagree = {"optimal_path": path, "selected_arcs": solution["selected_arcs"][:-1]}
+    assert "the returned node path and the returned arcs disagree" in _problems(RCSP, instance, disagree)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -210,40 +202,48 @@ def test_cnd_reference_passes_and_not_every_arc_opens():
     check = _generator(CND).check_solution(instance, solution)
     assert check.feasible, check.problems
     assert check.objective == solution["objective_value"]
-    assert 0 < len(solution["open_arcs"]) < len(instance["arcs"])
-    # open_arcs missing: the arcs with flow count as opened, which is the reference design here
-    inferred = {"flows": solution["flows"], "objective_value": solution["objective_value"]}
+    assert 0 < len(solution["installed_arc_ids"]) < len(instance["arcs"])
+    # no installation returned: the arcs with flow count as installed, the reference design here
+    inferred = {"arc_flows": solution["arc_flow_by_id"], "objective_value": solution["objective_value"]}
     assert _generator(CND).check_solution(instance, inferred).feasible
-    aliased = {"opened_arcs": dict.fromkeys(solution["open_arcs"], 1), "flows": solution["flows"]}
-    assert _generator(CND).check_solution(instance, aliased).objective == solution["objective_value"]
+    ends = {a["id"]: f"{a['from']}_{a['to']}" for a in instance["arcs"]}
+    by_endpoints = {
+        "installation_indicator": {ends[k]: v for k, v in solution["installation_indicator"].items()},
+        "arc_flows": {ends[k]: v for k, v in solution["arc_flow_by_id"].items()},
+    }
+    assert _generator(CND).check_solution(instance, by_endpoints).objective == solution["objective_value"]
 
 
 def test_cnd_planted_faults_are_named():
     instance, solution = _load(CND)
     by_id = {a["id"]: a for a in instance["arcs"]}
-    used = next(key for key, value in solution["flows"].items() if value > 0)
+    used = next(key for key, value in solution["arc_flow_by_id"].items() if value > 0)
     closed = copy.deepcopy(solution)
-    closed["open_arcs"].remove(used)
-    closed.pop("objective_value")
-    assert any(f"arc {used}: flow" in p and "not open" in p for p in _problems(CND, instance, closed))
+    closed["installed_arc_ids"].remove(used)
+    closed["installation_indicator"][used] = 0
+    flow = solution["arc_flow_by_id"][used]
+    assert _problems(CND, instance, closed) == (
+        f"arc {used} carries flow {flow} but the answer does not install it",
+    )
 
     over = copy.deepcopy(solution)
-    over["flows"][used] = by_id[used]["capacity"] + 1
-    over.pop("objective_value")
-    assert any(f"exceeds capacity {by_id[used]['capacity']}" in p for p in _problems(CND, instance, over))
+    over["arc_flow_by_id"][used] = by_id[used]["capacity"] + 1
+    problems = _problems(CND, instance, over)
+    assert (
+        f"arc {used}: flow {by_id[used]['capacity'] + 1} exceeds capacity {by_id[used]['capacity']}"
+        in problems
+    )
 
     short = copy.deepcopy(solution)
-    short["flows"][used] -= 1
-    short.pop("objective_value")
-    assert any("!=" in p and p.startswith("node ") for p in _problems(CND, instance, short))
-
-    extra_fixed = copy.deepcopy(solution)
-    extra_fixed["open_arcs"].append(
-        next(a["id"] for a in instance["arcs"] if a["id"] not in solution["open_arcs"])
+    short["arc_flow_by_id"][used] -= 1
+    assert any(
+        p.startswith(f"node {by_id[used]['to']}: flow balance") for p in _problems(CND, instance, short)
     )
-    problems = _problems(CND, instance, extra_fixed)
-    assert problems[0].startswith(f"reported objective {solution['objective_value']} != recomputed cost")
-    assert _problems(CND, instance, {"open_arcs": solution["open_arcs"]}) == ("no flows returned",)
+    assert (
+        not _generator(CND)
+        .check_solution(instance, {"installed_arc_ids": solution["installed_arc_ids"]})
+        .feasible
+    )
 
 
 # ------------------------------------------------------------------------------------------------

@@ -54,10 +54,11 @@ def test_prompt_asks_for_the_contract_and_shows_a_shape_without_values(mcf: Pack
     shape = structured_instance_shape(public_record(mcf), mcf.subcategory)
     assert shape in text
     assert '"supply": {"<label>": <integer>, ...}' in shape
-    assert '"capacity": <integer>' in shape and '"problem": "minimum_cost_flow"' in shape
+    assert '"capacity": <integer>' in shape and '"problem_type": "minimum_cost_flow"' in shape
     first_arc = mcf.instance_data["arcs"][0]
     assert f'"capacity": {first_arc["capacity"]},' not in shape  # values are elided
-    assert str(mcf.instance_data["total_supply"]) not in shape
+    total = sum(v for v in mcf.instance_data["supply"].values() if v > 0)
+    assert str(total) not in shape
 
 
 @pytest.mark.parametrize("instance_id", ["mf_e_001", "mf_h_004", "mcf_e_002", "mcf_m_007"])
@@ -90,19 +91,15 @@ def test_fair_comparison_ignores_order_labels_number_spelling_and_extra_keys(mcf
         arc["colour"] = "blue"
     instance["nodes"] = [f"node {n}" for n in reversed(instance["nodes"])]
     instance["supply"] = {f"n{k}": v for k, v in instance["supply"].items()}
-    instance["layers"] = [list(reversed(layer)) for layer in instance["layers"]]
     instance["legend"] = "extra key"
     assert compare_extraction(public_record(mcf), instance).differences == ()
 
 
-def test_order_matters_where_it_carries_meaning_and_missing_or_invented_entries_count(mcf: Package) -> None:
+def test_missing_or_invented_entries_count(mcf: Package) -> None:
     truth = public_record(mcf)
-    swapped = copy.deepcopy(truth)
-    swapped["layers"][0], swapped["layers"][1] = swapped["layers"][1], swapped["layers"][0]
-    assert any(d.startswith("layers[0]") for d in compare_extraction(truth, swapped).differences)
     edited = copy.deepcopy(truth)
     dropped = edited["arcs"].pop(0)
-    edited["arcs"].append({**dropped, "from": 99, "id": "99_x"})
+    edited["arcs"].append({**dropped, "from": 99})
     edited["nodes"] = [*edited["nodes"][1:], 42]
     del edited["supply"]["16"]
     differences = compare_extraction(truth, edited).differences

@@ -27,6 +27,7 @@ from types import ModuleType
 from typing import Any
 
 from benchmark.suites.mmopt import subcategories
+from benchmark.suites.mmopt.subcategories.base import SolutionCheck
 
 SCORING_MODES: tuple[str, ...] = ("strict", "official")
 DEFAULT_SCORING = "strict"
@@ -97,10 +98,22 @@ def official_rules(subcategory: str) -> ModuleType | None:
 def official_schema(subcategory: str, instance: Mapping[str, Any]) -> ModuleType | None:
     """The subcategory's official rules when ``instance`` is in the official schema, else None.
 
-    Our generated packages still use the project's earlier schema, which marks every instance with
-    a top-level ``problem`` key that no official instance has; they keep the project's validators
-    until they are regenerated in the official schema."""
+    Packages still in the project's earlier schema mark every instance with a top-level
+    ``problem`` key that no official instance has; they keep the project's validators."""
     rules = official_rules(subcategory)
     if rules is None or "problem" in instance or not rules.reads(instance):
         return None
     return rules
+
+
+def solution_check(
+    rules: ModuleType, instance: Mapping[str, Any], solution: Mapping[str, Any], tolerance: float = 1e-6
+) -> SolutionCheck:
+    """The strict verdict of the official rules as a validator's :class:`SolutionCheck`: the
+    official problems and the strict additions, with the objective recomputed from the decisions.
+
+    A subcategory whose packages use the official schema validates through this one path, at
+    generation (the reference must pass it) and at scoring."""
+    check: OfficialCheck = rules.check(solution, instance, tolerance)
+    problems = check.problems + check.strict_problems
+    return SolutionCheck(feasible=not problems, objective=check.computed, problems=problems)

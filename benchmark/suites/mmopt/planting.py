@@ -88,11 +88,17 @@ def _formulation(instance: Mapping[str, Any], subcategory: str) -> dict[str, Any
         rows = [n for n in instance["nodes"] if n not in (source, sink)]
         balance = {n: 0.0 for n in rows}
         objective = [(1.0 if u == source else 0.0) - (1.0 if v == source else 0.0) for u, v, _, _ in arcs]
-        return {"rows": rows, "balance": balance, "objective": objective, "sense": "max"}
+        return {"rows": rows, "balance": balance, "objective": objective, "sense": "max", "source": source}
     if subcategory == "minimum_cost_flow":
         rows = list(instance["nodes"])
         balance = {n: float(instance["supply"][str(n)]) for n in rows}
-        return {"rows": rows, "balance": balance, "objective": [c for *_, c in arcs], "sense": "min"}
+        return {
+            "rows": rows,
+            "balance": balance,
+            "objective": [c for *_, c in arcs],
+            "sense": "min",
+            "source": None,
+        }
     raise ValueError(
         f"data-level causes are planted only in {', '.join(FLOW_SUBCATEGORIES)}, not {subcategory}"
     )
@@ -139,6 +145,7 @@ ROWS = {model["rows"]!r}  # nodes with a balance constraint: net outflow = BALAN
 BALANCE = {model["balance"]!r}
 MAXIMIZE = {model["sense"] == "max"!r}
 INTEGRAL = {int(integral)!r}
+CUT_FROM = {model["source"]!r}  # maximum flow: the source side of a cut is read off the residual graph
 
 
 def solve():
@@ -160,11 +167,26 @@ def solve():
         return {{"status": "infeasible" if result.status == 2 else "error", "objective_value": None}}
     flows = [round(float(x), 9) for x in result.x]
     value = round(sum(w * f for w, f in zip(OBJECTIVE, flows)), 9)
-    return {{
+    answer = {{
         "status": "optimal",
         "objective_value": value,
         "flows": {{f"{{u}}_{{v}}": f for (u, v, _, _), f in zip(ARCS, flows)}},
     }}
+    if CUT_FROM is not None:
+        side, grew = {{CUT_FROM}}, True
+        while grew:
+            grew = False
+            for (u, v, bound, _), f in zip(ARCS, flows):
+                if u in side and v not in side and (bound is None or f < bound - 1e-9):
+                    side.add(v)
+                    grew = True
+                elif v in side and u not in side and f > 1e-9:
+                    side.add(u)
+                    grew = True
+        nodes = {{node for u, v, _, _ in ARCS for node in (u, v)}}
+        answer["min_cut_S"] = sorted(side)
+        answer["min_cut_T"] = sorted(nodes - side)
+    return answer
 '''
 
 
@@ -282,9 +304,11 @@ def plant(package: Package, cause: str, stage2_fault: str | None = None) -> dict
         )
         code = drop(package) if cause == "drop_constraint" else heuristic(package)
         entry["stage1_code"] = entry["downstream_code"] = code
+        # A maximum flow is answered with its cut certificate, which a flow that is not maximum
+        # cannot match (max-flow min-cut): a heuristic's answer fails as infeasible there.
         effect = (
             ("infeasible_solution", "structural_modeling")
-            if cause == "drop_constraint"
+            if cause == "drop_constraint" or package.subcategory == "maximum_flow"
             else ("wrong_objective", "solution_procedure")
         )
         expected = Expected(*effect, *effect, stage2)

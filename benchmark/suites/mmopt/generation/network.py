@@ -148,6 +148,61 @@ def sample_layered_topology(
     return LayeredTopology(layers=tuple(layers), arcs=tuple(sorted(arcs)))
 
 
+def _drawable(layers: Sequence[Sequence[int]], arc: Arc) -> bool:
+    """Whether ``arc`` is one the sampler can draw on ``layers``: a banded consecutive-layer arc, an
+    arc between vertically adjacent nodes of one layer, or a bypass along the top or bottom edge."""
+    index = _layer_index(layers)
+    if arc[0] not in index or arc[1] not in index:
+        return False
+    (k, p), (m, q) = index[arc[0]], index[arc[1]]
+    if m == k + 1:
+        return _banded(p, len(layers[k]), q, len(layers[m]))
+    if m == k:
+        return abs(p - q) == 1
+    if m == k + 2:
+        return (p == 0 and q == 0) or (p == len(layers[k]) - 1 and q == len(layers[m]) - 1)
+    return False
+
+
+def recover_layers(
+    nodes: Sequence[int],
+    arcs: Sequence[Arc],
+    size_options: Sequence[Sequence[int]],
+    ends: tuple[Sequence[int], Sequence[int]] | None = None,
+) -> tuple[tuple[int, ...], ...] | None:
+    """The layers of a sampled topology, read back from its node labels and arcs alone.
+
+    The official instance schema of maximum flow and minimum-cost flow has no layout field, so the
+    renderer recovers the columns: labels run ``1..n`` in layer order, so a layering is a split of
+    the sorted labels by one of the regime's layer-size options, and the first option under which
+    every arc is drawable (and, given ``ends``, whose first and last layers hold exactly those
+    nodes, e.g. the supplies and the demands) is taken. Generators reject a candidate whose sampled
+    layers differ from the recovered ones, so the drawing always shows the sampled layout."""
+    labels = sorted(nodes)
+    for sizes in size_options:
+        if sum(sizes) != len(labels):
+            continue
+        layers, start = [], 0
+        for size in sizes:
+            layers.append(tuple(labels[start : start + size]))
+            start += size
+        if ends is not None and (set(layers[0]), set(layers[-1])) != (set(ends[0]), set(ends[1])):
+            continue
+        if all(_drawable(layers, arc) for arc in arcs):
+            return tuple(layers)
+    return None
+
+
+def require_recoverable_layers(
+    topology: LayeredTopology,
+    size_options: Sequence[Sequence[int]],
+    ends: tuple[Sequence[int], Sequence[int]] | None = None,
+) -> None:
+    """Reject a topology whose layers :func:`recover_layers` would not read back."""
+    if recover_layers(topology.nodes, topology.arcs, size_options, ends) != topology.layers:
+        raise Rejected("structure: layers not recoverable from the arcs")
+
+
 def reachable(
     nodes: Sequence[int], arcs: Sequence[Arc], starts: Sequence[int], reverse: bool = False
 ) -> set[int]:
@@ -199,6 +254,20 @@ def layer_positions(layers: Sequence[Sequence[int]]) -> dict[int, tuple[float, f
         for k, layer in enumerate(layers)
         for p, node in enumerate(layer)
     }
+
+
+def positions_record(layers: Sequence[Sequence[int]]) -> dict[str, list[float]]:
+    """The official ``positions`` field (node → ``[x, y]`` in drawing units) of a layered layout."""
+    return {str(node): [round(x, 2), round(y, 2)] for node, (x, y) in sorted(layer_positions(layers).items())}
+
+
+def layers_from_positions(positions: Mapping[str, Sequence[float]]) -> tuple[tuple[int, ...], ...]:
+    """The columns of a ``positions`` field written by :func:`positions_record`: nodes grouped by
+    ``x`` (left to right), each column top to bottom."""
+    columns: dict[float, list[tuple[float, int]]] = {}
+    for node, (x, y) in positions.items():
+        columns.setdefault(float(x), []).append((-float(y), int(node)))
+    return tuple(tuple(node for _, node in sorted(columns[x])) for x in sorted(columns))
 
 
 def _bypass_rad(

@@ -1,8 +1,8 @@
 """Checks shared by subcategories whose instances are supply/demand networks (minimum-cost flow,
 capacitated network design): balances, reachability, and whether the arcs can carry the supply.
 
-``instance`` has ``nodes``, ``arcs`` (``from``, ``to``, ``capacity``), ``supply`` (node label →
-net supply, positive for supply and negative for demand) and ``total_supply``.
+``instance`` has ``nodes``, ``arcs`` (``from``, ``to``, ``capacity``) and the node balances (node
+label → net supply, positive for supply and negative for demand), see :func:`supply_of`.
 """
 
 from __future__ import annotations
@@ -16,7 +16,19 @@ from benchmark.suites.mmopt.generation.network import reachable
 
 
 def supply_of(instance: Mapping[str, Any]) -> dict[int, int]:
-    return {int(node): int(value) for node, value in instance["supply"].items()}
+    """Node → net supply: ``supply`` (minimum-cost flow) or ``demands.node_balance`` (network design)."""
+    balance = instance["supply"] if "supply" in instance else instance["demands"]["node_balance"]
+    return {int(node): int(value) for node, value in balance.items()}
+
+
+def total_supply(instance: Mapping[str, Any]) -> int:
+    return sum(value for value in supply_of(instance).values() if value > 0)
+
+
+def supply_ends(instance: Mapping[str, Any]) -> tuple[list[int], list[int]]:
+    """(supply nodes, demand nodes): the first and the last column of the drawing."""
+    supply = supply_of(instance)
+    return [n for n, v in supply.items() if v > 0], [n for n, v in supply.items() if v < 0]
 
 
 def max_shippable(instance: Mapping[str, Any]) -> int:
@@ -61,6 +73,6 @@ def supply_network_problems(
     on_routes = reachable(nodes, pairs, sources) == set(nodes) == reachable(nodes, pairs, sinks, reverse=True)
     if not on_routes:
         problems.append("structure: a node is off every supply-demand route")
-    if not problems and max_shippable(instance) != instance["total_supply"]:
+    if not problems and max_shippable(instance) != total_supply(instance):
         problems.append("structure: capacities cannot carry the supply")
     return problems

@@ -25,6 +25,8 @@ from benchmark.suites.mmopt.generation.network import (
     ExtraArcMix,
     LayeredTopology,
     arc_key,
+    layers_from_positions,
+    positions_record,
     sample_layered_topology,
 )
 from benchmark.suites.mmopt.generation.protocol import ReferenceSolution, Rejected
@@ -106,26 +108,51 @@ def instantiate(rng: random.Random, topology: LayeredTopology, difficulty: str) 
     balance.update(zip(topology.layers[0], supplies, strict=True))
     balance.update({node: -d for node, d in zip(topology.layers[-1], demands, strict=True)})
     arcs = []
-    for tail, head in topology.arcs:
+    for k, (tail, head) in enumerate(topology.arcs):
         share = rng.uniform(*regime.capacity_share)
         arcs.append(
             {
-                "id": arc_key(tail, head),
+                "id": f"e{k + 1}",
                 "from": tail,
                 "to": head,
                 "capacity": max(3, round(share * total)),
-                "cost": rng.randint(*regime.cost),
+                "variable_cost": rng.randint(*regime.cost),
                 "fixed_cost": rng.randint(*regime.fixed),
             }
         )
+    return official_instance(difficulty, topology, balance, arcs)
+
+
+def official_instance(
+    difficulty: str, topology: LayeredTopology, balance: Mapping[int, int], arcs: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """The official schema: arcs with ids ``e1…`` (``arcs``, ``arc_ids``, ``sets``,
+    ``indices.arc_to_endpoints``), ``capacities``, ``fixed_costs`` and ``variable_costs`` keyed by
+    arc id, ``demands`` (``required_flow``, ``node_balance``) and the layout in ``positions``.
+    Several supply and demand nodes, so the single ``source``/``sink`` fields are not used."""
+    ids = [a["id"] for a in arcs]
     return {
-        "problem": "capacitated_network_design",
+        "problem_type": "capacitated_network_design",
+        "variant": "single_visual_single_commodity_cnd",
+        "difficulty": difficulty,
         "nodes": topology.nodes,
-        "layers": [list(layer) for layer in topology.layers],
-        "supply": {str(node): balance[node] for node in topology.nodes},
-        "total_supply": total,
+        "arc_ids": ids,
+        "sets": {"nodes": topology.nodes, "arcs": ids},
+        "indices": {"arc_to_endpoints": {a["id"]: [a["from"], a["to"]] for a in arcs}},
+        "positions": positions_record(topology.layers),
+        "demands": {
+            "required_flow": sum(v for v in balance.values() if v > 0),
+            "node_balance": {str(node): balance[node] for node in topology.nodes},
+        },
+        "capacities": {a["id"]: a["capacity"] for a in arcs},
+        "fixed_costs": {a["id"]: a["fixed_cost"] for a in arcs},
+        "variable_costs": {a["id"]: a["variable_cost"] for a in arcs},
         "arcs": arcs,
     }
+
+
+def layers_of(instance: Mapping[str, Any]) -> tuple[tuple[int, ...], ...]:
+    return layers_from_positions(instance["positions"])
 
 
 def structural_problems(instance: Mapping[str, Any], difficulty: str) -> list[str]:
@@ -170,7 +197,7 @@ def solve_design(
 
 
 def _costs(instance: Mapping[str, Any]) -> tuple[list[int], list[int]]:
-    return [a["cost"] for a in instance["arcs"]], [a["fixed_cost"] for a in instance["arcs"]]
+    return [a["variable_cost"] for a in instance["arcs"]], [a["fixed_cost"] for a in instance["arcs"]]
 
 
 def reference_solve(instance: Mapping[str, Any]) -> ReferenceSolution:
@@ -182,8 +209,11 @@ def reference_solve(instance: Mapping[str, Any]) -> ReferenceSolution:
         "status": "optimal",
         "objective_value": total,
         "objective_exact": total,
-        "open_arcs": [a["id"] for a, o in zip(arcs, opened, strict=True) if o],
-        "flows": {a["id"]: f for a, f in zip(arcs, flows, strict=True)},
+        "fixed_cost_total": sum(a["fixed_cost"] for a, o in zip(arcs, opened, strict=True) if o),
+        "variable_cost_total": sum(a["variable_cost"] * f for a, f in zip(arcs, flows, strict=True)),
+        "installed_arc_ids": [a["id"] for a, o in zip(arcs, opened, strict=True) if o],
+        "installation_indicator": {a["id"]: int(o) for a, o in zip(arcs, opened, strict=True)},
+        "arc_flow_by_id": {a["id"]: f for a, f in zip(arcs, flows, strict=True)},
     }
     return ReferenceSolution(solution=solution, method="OR-Tools pywraplp + SCIP (fixed-charge MIP)")
 
@@ -224,7 +254,7 @@ def _routing_by_unit_cost(instance: Mapping[str, Any]) -> int:
     """Total cost of routing by unit costs alone (all arcs available) and opening what that uses."""
     solver = min_cost_flow.SimpleMinCostFlow()
     for a in instance["arcs"]:
-        solver.add_arc_with_capacity_and_unit_cost(a["from"], a["to"], a["capacity"], a["cost"])
+        solver.add_arc_with_capacity_and_unit_cost(a["from"], a["to"], a["capacity"], a["variable_cost"])
     for node, value in supply_of(instance).items():
         solver.set_node_supply(node, value)
     if solver.solve() != solver.OPTIMAL:
@@ -242,7 +272,7 @@ def _opening_by_fixed_cost(instance: Mapping[str, Any]) -> int:
     restricted = dict(instance)
     restricted["arcs"] = [a for a, o in zip(instance["arcs"], opened, strict=True) if o]
     total, _, _ = solve_design(
-        restricted, [a["cost"] for a in restricted["arcs"]], [0] * len(restricted["arcs"])
+        restricted, [a["variable_cost"] for a in restricted["arcs"]], [0] * len(restricted["arcs"])
     )
     return total + sum(a["fixed_cost"] for a in restricted["arcs"])
 
@@ -252,7 +282,7 @@ def solution_problems(
 ) -> list[str]:
     solution = reference.solution
     optimum = solution["objective_exact"]
-    if len(solution["open_arcs"]) == len(instance["arcs"]):
+    if len(solution["installed_arc_ids"]) == len(instance["arcs"]):
         return ["nontrivial: every arc opens"]
     if _routing_by_unit_cost(instance) <= optimum:
         return ["nontrivial: routing by unit costs is already optimal"]
@@ -264,5 +294,5 @@ def solution_problems(
 
 
 def binding_arcs(instance: Mapping[str, Any], reference: ReferenceSolution) -> list[str]:
-    flows = reference.solution["flows"]
-    return [a["id"] for a in instance["arcs"] if flows[a["id"]] == a["capacity"]]
+    flows = reference.solution["arc_flow_by_id"]
+    return [arc_key(a["from"], a["to"]) for a in instance["arcs"] if flows[a["id"]] == a["capacity"]]

@@ -6,14 +6,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from benchmark.suites.mmopt.generation.network import NodeStyle, render_layered_network
+from benchmark.suites.mmopt.generation.network import NodeStyle, arc_key, render_layered_network
 from benchmark.suites.mmopt.generation.protocol import ExpectedLabel, RenderedVisual
+from benchmark.suites.mmopt.generation.supply_network import supply_of
+from benchmark.suites.mmopt.subcategories.capacitated_network_design.generator import layers_of
 
 TITLE = "Arc: (capacity, unit cost, fixed cost).   Node: name over net supply (+ supply, - demand)"
 
 
 def arc_text(arc: Mapping[str, Any]) -> str:
-    return f"({arc['capacity']}, {arc['cost']}, {arc['fixed_cost']})"
+    return f"({arc['capacity']}, {arc['variable_cost']}, {arc['fixed_cost']})"
 
 
 def balance_text(value: int) -> str:
@@ -31,10 +33,10 @@ def _style(value: int) -> NodeStyle:
 
 def render(instance: Mapping[str, Any]) -> list[RenderedVisual]:
     visual = render_layered_network(
-        layers=instance["layers"],
+        layers=layers_of(instance),
         arcs=instance["arcs"],
-        arc_text={a["id"]: arc_text(a) for a in instance["arcs"]},
-        node_styles={int(node): _style(int(value)) for node, value in instance["supply"].items()},
+        arc_text={arc_key(a["from"], a["to"]): arc_text(a) for a in instance["arcs"]},
+        node_styles={node: _style(value) for node, value in supply_of(instance).items()},
         title=TITLE,
     )
     return [visual]
@@ -42,13 +44,11 @@ def render(instance: Mapping[str, Any]) -> list[RenderedVisual]:
 
 def expected_labels(instance: Mapping[str, Any]) -> list[ExpectedLabel]:
     labels = [ExpectedLabel(f"node:{n}", str(n)) for n in instance["nodes"]]
-    labels += [
-        ExpectedLabel(f"inner:{n}", balance_text(int(instance["supply"][str(n)]))) for n in instance["nodes"]
-    ]
-    labels += [ExpectedLabel(f"arc:{a['id']}", arc_text(a)) for a in instance["arcs"]]
+    labels += [ExpectedLabel(f"inner:{n}", balance_text(supply_of(instance)[n])) for n in instance["nodes"]]
+    labels += [ExpectedLabel(f"arc:{a['from']}_{a['to']}", arc_text(a)) for a in instance["arcs"]]
     return labels
 
 
 def visual_values(instance: Mapping[str, Any]) -> set[int]:
-    values = {int(a[key]) for a in instance["arcs"] for key in ("capacity", "cost", "fixed_cost")}
-    return values | {abs(int(v)) for v in instance["supply"].values() if int(v) != 0}
+    values = {int(a[key]) for a in instance["arcs"] for key in ("capacity", "variable_cost", "fixed_cost")}
+    return values | {abs(v) for v in supply_of(instance).values() if v != 0}

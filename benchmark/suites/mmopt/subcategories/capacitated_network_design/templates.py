@@ -8,8 +8,11 @@ from __future__ import annotations
 
 from benchmark.suites.mmopt.generation.network import arc_kind
 from benchmark.suites.mmopt.generation.protocol import DerivedArtifacts, VerifiedRecord
-from benchmark.suites.mmopt.generation.supply_network import supply_of
-from benchmark.suites.mmopt.subcategories.capacitated_network_design.generator import binding_arcs
+from benchmark.suites.mmopt.generation.supply_network import supply_of, total_supply
+from benchmark.suites.mmopt.subcategories.capacitated_network_design.generator import (
+    binding_arcs,
+    layers_of,
+)
 
 TASK_INPUT = """\
 Capacitated network design (network optimization)
@@ -36,9 +39,11 @@ Formulate this as an optimization model and write Python code with a function so
 no arguments, builds and solves the model, and returns a dict with the keys:
 - "status": "optimal" when an optimal solution is found;
 - "objective_value": the minimum total cost (fixed plus flow costs), as a number;
-- "open_arcs": the list of opened arcs, each keyed "u_v": the name of the node the arc starts at,
-  an underscore, and the name of the node it points to (the arc from node a to node b is "a_b");
-- "flows": a dict giving the flow on every arc, keyed "u_v" in the same way (0 on arcs not opened).
+- "installation_indicator": a dict marking every arc opened (the number one) or not (zero), keyed
+  "u_v": the name of the node the arc starts at, an underscore, and the name of the node it points
+  to (the arc from node a to node b is "a_b");
+- "arc_flows": a dict giving the flow on every arc, keyed "u_v" in the same way (0 on arcs not
+  opened).
 """
 
 
@@ -54,12 +59,13 @@ def canonical_specification(record: VerifiedRecord) -> str:
     instance = record.instance
     supply = supply_of(instance)
     layers = "\n".join(
-        f"  column {k + 1}: " + ", ".join(str(n) for n in layer) for k, layer in enumerate(instance["layers"])
+        f"  column {k + 1}: " + ", ".join(str(n) for n in layer)
+        for k, layer in enumerate(layers_of(instance))
     )
     nodes = "\n".join(f"  {n:>3}: net supply {supply[n]:+d} ({_role(supply[n])})" for n in instance["nodes"])
     arcs = "\n".join(
-        f"  {a['from']:>3} -> {a['to']:<3} capacity {a['capacity']:>3}  unit cost {a['cost']:>3}  "
-        f"fixed cost {a['fixed_cost']:>3}   ({arc_kind(instance['layers'], a['from'], a['to'])})"
+        f"  {a['from']:>3} -> {a['to']:<3} capacity {a['capacity']:>3}  unit cost {a['variable_cost']:>3}  "
+        f"fixed cost {a['fixed_cost']:>3}   ({arc_kind(layers_of(instance), a['from'], a['to'])})"
         for a in instance["arcs"]
     )
     return (
@@ -68,7 +74,7 @@ def canonical_specification(record: VerifiedRecord) -> str:
         "  Choose which candidate arcs to open (each at a fixed cost) and route one commodity through the\n"
         "  opened arcs so that every node's net outflow equals its net supply. Flow on an opened arc lies\n"
         "  between zero and its capacity and costs the arc's unit cost per unit; closed arcs carry none.\n\n"
-        f"Nodes ({len(instance['nodes'])}; total supply {instance['total_supply']} = total demand):\n"
+        f"Nodes ({len(instance['nodes'])}; total supply {total_supply(instance)} = total demand):\n"
         f"{nodes}\n\n"
         "Layout (columns left to right, nodes top to bottom):\n" + layers + "\n\n"
         f"Candidate arcs ({len(instance['arcs'])}; tail -> head, capacity, unit cost, fixed cost, kind):\n"
@@ -81,7 +87,7 @@ def canonical_specification(record: VerifiedRecord) -> str:
         "  gives its data. Arcs between nodes of one column are vertical; arcs that skip a column curve\n"
         "  around the top or bottom of the drawing.\n\n"
         "Output contract\n"
-        "  solve() returns status, objective_value, open_arcs (keys 'u_v') and flows keyed 'u_v'\n"
+        "  solve() returns status, objective_value, installation_indicator and arc_flows keyed 'u_v'\n"
         "  (single commodity).\n"
     )
 
@@ -92,11 +98,11 @@ def math_model(record: VerifiedRecord) -> str:
     supply = supply_of(instance)
     node_rows = "\n".join(f"| {n} | {supply[n]} |" for n in instance["nodes"])
     arc_rows = "\n".join(
-        f"| {a['from']} | {a['to']} | {a['capacity']} | {a['cost']} | {a['fixed_cost']} |"
+        f"| {a['from']} | {a['to']} | {a['capacity']} | {a['variable_cost']} | {a['fixed_cost']} |"
         for a in instance["arcs"]
     )
-    opened = solution["open_arcs"]
-    fixed_part = sum(a["fixed_cost"] for a in instance["arcs"] if a["id"] in set(opened))
+    opened = [f"{a['from']}_{a['to']}" for a in instance["arcs"] if a["id"] in solution["installed_arc_ids"]]
+    fixed_part = solution["fixed_cost_total"]
     binding = binding_arcs(instance, record.reference)
     return f"""# Capacitated network design — {record.instance_id}
 
@@ -133,7 +139,7 @@ $$\\min \\; \\sum_{{(i,j) \\in A}} \\left( f_{{ij}} y_{{ij}} + c_{{ij}} x_{{ij}}
 {arc_rows}
 
 ## Instance notes
-- Total supply {instance["total_supply"]} equals total demand.
+- Total supply {total_supply(instance)} equals total demand.
 - Verified minimum total cost: **{solution["objective_value"]}** (fixed {fixed_part}, flow
   {solution["objective_value"] - fixed_part}); {record.reference.method}; cross-checked by
   {record.cross_check_method} (value {record.cross_check_objective:g}).
@@ -180,15 +186,15 @@ def solve() -> dict:
         failed = "infeasible" if status == pywraplp.Solver.INFEASIBLE else "error"
         return {{"status": failed, "objective_value": None}}
     flows = {{f"{{arc[0]}}_{{arc[1]}}": round(x[i].solution_value()) for i, arc in enumerate(ARCS)}}
-    opened = [f"{{arc[0]}}_{{arc[1]}}" for i, arc in enumerate(ARCS) if y[i].solution_value() > 0.5]
+    opened = {{f"{{arc[0]}}_{{arc[1]}}": int(y[i].solution_value() > 0.5) for i, arc in enumerate(ARCS)}}
     cost = sum(arc[3] * flows[f"{{arc[0]}}_{{arc[1]}}"] for arc in ARCS)
-    cost += sum(arc[4] for arc in ARCS if f"{{arc[0]}}_{{arc[1]}}" in opened)
+    cost += sum(arc[4] for arc in ARCS if opened[f"{{arc[0]}}_{{arc[1]}}"])
     return {{
         "status": "optimal",
         "objective_value": cost,
         "objective_exact": cost,
-        "open_arcs": opened,
-        "flows": flows,
+        "installation_indicator": opened,
+        "arc_flows": flows,
     }}
 
 
@@ -200,7 +206,7 @@ if __name__ == "__main__":
 def solver_ref(record: VerifiedRecord) -> str:
     instance = record.instance
     arcs = "\n".join(
-        f"    ({a['from']}, {a['to']}, {a['capacity']}, {a['cost']}, {a['fixed_cost']}),"
+        f"    ({a['from']}, {a['to']}, {a['capacity']}, {a['variable_cost']}, {a['fixed_cost']}),"
         for a in instance["arcs"]
     )
     return SOLVER_TEMPLATE.format(
@@ -214,8 +220,8 @@ def solver_ref(record: VerifiedRecord) -> str:
 def derive(record: VerifiedRecord) -> DerivedArtifacts:
     instance = record.instance
     supply = supply_of(instance)
-    kinds = {arc_kind(instance["layers"], a["from"], a["to"]) for a in instance["arcs"]}
-    tags = ["layered_backbone", f"layers_{len(instance['layers'])}", "single_commodity", "fixed_charge"]
+    kinds = {arc_kind(layers_of(instance), a["from"], a["to"]) for a in instance["arcs"]}
+    tags = ["layered_backbone", f"layers_{len(layers_of(instance))}", "single_commodity", "fixed_charge"]
     tags += [f"{kind}_arcs" for kind in ("intra", "bypass") if kind in kinds]
     tags += [
         f"supply_nodes_{sum(1 for b in supply.values() if b > 0)}",
@@ -236,6 +242,6 @@ def derive(record: VerifiedRecord) -> DerivedArtifacts:
             "constraints": n + m,
             "nodes": n,
             "arcs": m,
-            "opened_arcs": len(record.reference.solution["open_arcs"]),
+            "opened_arcs": len(record.reference.solution["installed_arc_ids"]),
         },
     )

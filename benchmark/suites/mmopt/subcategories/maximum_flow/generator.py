@@ -23,6 +23,8 @@ from benchmark.suites.mmopt.generation.network import (
     arc_key,
     arc_kind,
     reachable,
+    recover_layers,
+    require_recoverable_layers,
     sample_layered_topology,
 )
 from benchmark.suites.mmopt.generation.protocol import ReferenceSolution, Rejected
@@ -78,8 +80,20 @@ def sample_structure(rng: random.Random, difficulty: str) -> LayeredTopology:
     return sample_layered_topology(rng, rng.choice(regime.layer_sizes), regime.arcs, regime.mix)
 
 
+def layers_of(instance: Mapping[str, Any]) -> tuple[tuple[int, ...], ...]:
+    """The drawing's columns, recovered from the official instance (which has no layout field)."""
+    pairs = [(a["from"], a["to"]) for a in instance["arcs"]]
+    layers = recover_layers(instance["nodes"], pairs, REGIMES[instance["difficulty"]].layer_sizes)
+    if layers is None:
+        raise ValueError("maximum flow: the instance's arcs fit none of the regime's layerings")
+    return layers
+
+
 def instantiate(rng: random.Random, topology: LayeredTopology, difficulty: str) -> dict[str, Any]:
+    """The official schema: ``problem_type``, ``difficulty``, ``nodes``, ``source``, ``sink`` and
+    ``arcs: [{from, to, capacity}]``."""
     regime = REGIMES[difficulty]
+    require_recoverable_layers(topology, regime.layer_sizes)
     source, sink = topology.layers[0][0], topology.layers[-1][0]
     arcs = []
     for tail, head in topology.arcs:
@@ -90,11 +104,11 @@ def instantiate(rng: random.Random, topology: LayeredTopology, difficulty: str) 
             bounds = regime.inner_capacity
         else:
             bounds = regime.coupling_capacity
-        arcs.append({"id": arc_key(tail, head), "from": tail, "to": head, "capacity": rng.randint(*bounds)})
+        arcs.append({"from": tail, "to": head, "capacity": rng.randint(*bounds)})
     return {
-        "problem": "maximum_flow",
+        "problem_type": "maximum_flow_minimum_cut",
+        "difficulty": difficulty,
         "nodes": topology.nodes,
-        "layers": [list(layer) for layer in topology.layers],
         "source": source,
         "sink": sink,
         "arcs": arcs,
@@ -140,11 +154,13 @@ def reference_solve(instance: Mapping[str, Any]) -> ReferenceSolution:
     source_side = set(solver.get_source_side_min_cut()) & set(nodes)
     if _cut_capacity(instance, source_side) != value:
         raise Rejected("reference: min cut capacity differs from the flow value")
-    flows = {a["id"]: int(solver.flow(i)) for i, a in enumerate(instance["arcs"])}
+    flows = {arc_key(a["from"], a["to"]): int(solver.flow(i)) for i, a in enumerate(instance["arcs"])}
     solution = {
         "status": "optimal",
         "objective_value": value,
         "objective_exact": value,
+        "max_flow_value": value,
+        "min_cut_value": value,
         "flows": flows,
         "min_cut_S": sorted(source_side),
         "min_cut_T": sorted(set(nodes) - source_side),

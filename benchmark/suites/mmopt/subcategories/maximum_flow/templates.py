@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from benchmark.suites.mmopt.generation.network import arc_kind
 from benchmark.suites.mmopt.generation.protocol import DerivedArtifacts, VerifiedRecord
-from benchmark.suites.mmopt.subcategories.maximum_flow.generator import trivial_cuts
+from benchmark.suites.mmopt.subcategories.maximum_flow.generator import layers_of, trivial_cuts
 
 TASK_INPUT = """\
 Maximum flow (network optimization)
@@ -40,7 +40,7 @@ def _arc_lines(record: VerifiedRecord) -> list[str]:
     instance = record.instance
     return [
         f"  {a['from']:>3} -> {a['to']:<3} capacity {a['capacity']:>3}   "
-        f"({arc_kind(instance['layers'], a['from'], a['to'])})"
+        f"({arc_kind(layers_of(instance), a['from'], a['to'])})"
         for a in instance["arcs"]
     ]
 
@@ -48,7 +48,8 @@ def _arc_lines(record: VerifiedRecord) -> list[str]:
 def canonical_specification(record: VerifiedRecord) -> str:
     instance = record.instance
     layers = "\n".join(
-        f"  column {k + 1}: " + ", ".join(str(n) for n in layer) for k, layer in enumerate(instance["layers"])
+        f"  column {k + 1}: " + ", ".join(str(n) for n in layer)
+        for k, layer in enumerate(layers_of(instance))
     )
     return (
         f"Instance {record.instance_id} - maximum flow ({record.difficulty})\n\n"
@@ -78,7 +79,7 @@ def math_model(record: VerifiedRecord) -> str:
     rows = "\n".join(f"| {a['from']} | {a['to']} | {a['capacity']} |" for a in instance["arcs"])
     cut_set = ", ".join(str(n) for n in solution["min_cut_S"])
     cut_arcs = [
-        a["id"]
+        f"{a['from']}_{a['to']}"
         for a in instance["arcs"]
         if a["from"] in set(solution["min_cut_S"]) and a["to"] not in set(solution["min_cut_S"])
     ]
@@ -152,6 +153,8 @@ def solve() -> dict:
         "status": "optimal",
         "objective_value": value,
         "objective_exact": value,
+        "max_flow_value": value,
+        "min_cut_value": value,
         "flows": flows,
         "min_cut_S": source_side,
         "min_cut_T": [node for node in NODES if node not in source_side],
@@ -178,8 +181,9 @@ def solver_ref(record: VerifiedRecord) -> str:
 def derive(record: VerifiedRecord) -> DerivedArtifacts:
     instance = record.instance
     at_source, at_sink = trivial_cuts(instance, record.reference)
-    kinds = {arc_kind(instance["layers"], a["from"], a["to"]) for a in instance["arcs"]}
-    tags = ["layered_backbone", f"layers_{len(instance['layers'])}"]
+    layers = layers_of(instance)
+    kinds = {arc_kind(layers, a["from"], a["to"]) for a in instance["arcs"]}
+    tags = ["layered_backbone", f"layers_{len(layers)}"]
     tags += [f"{kind}_arcs" for kind in ("intra", "bypass") if kind in kinds]
     tags.append("internal_min_cut" if not (at_source or at_sink) else "end_min_cut")
     n, m = len(instance["nodes"]), len(instance["arcs"])

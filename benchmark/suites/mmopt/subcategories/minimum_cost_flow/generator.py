@@ -24,10 +24,16 @@ from benchmark.suites.mmopt.generation.network import (
     arc_key,
     arc_kind,
     reachable,
+    recover_layers,
+    require_recoverable_layers,
     sample_layered_topology,
 )
 from benchmark.suites.mmopt.generation.protocol import ReferenceSolution, Rejected
-from benchmark.suites.mmopt.generation.supply_network import supply_network_problems, supply_of
+from benchmark.suites.mmopt.generation.supply_network import (
+    supply_ends,
+    supply_network_problems,
+    supply_of,
+)
 
 COST_SPREAD = 1.1  # the most expensive feasible routing must cost at least this factor × the optimum
 
@@ -127,8 +133,22 @@ def _witness_flow(
     return flow
 
 
+def layers_of(instance: Mapping[str, Any]) -> tuple[tuple[int, ...], ...]:
+    """The drawing's columns, recovered from the official instance (which has no layout field)."""
+    pairs = [(a["from"], a["to"]) for a in instance["arcs"]]
+    sizes = REGIMES[instance["difficulty"]].layer_sizes
+    layers = recover_layers(instance["nodes"], pairs, sizes, supply_ends(instance))
+    if layers is None:
+        raise ValueError("minimum-cost flow: the instance's arcs fit none of the regime's layerings")
+    return layers
+
+
 def instantiate(rng: random.Random, topology: LayeredTopology, difficulty: str) -> dict[str, Any]:
+    """The official schema: ``problem_type``, ``variant``, ``difficulty``, ``nodes``, ``supply``
+    (node → net supply) and ``arcs: [{from, to, capacity, cost}]``."""
     regime = REGIMES[difficulty]
+    ends = (list(topology.layers[0]), list(topology.layers[-1]))
+    require_recoverable_layers(topology, regime.layer_sizes, ends)
     supplies = [rng.randint(*regime.supply) for _ in topology.layers[0]]
     total = sum(supplies)
     demands = _split(rng, total, len(topology.layers[-1]), minimum=3)
@@ -151,7 +171,6 @@ def instantiate(rng: random.Random, topology: LayeredTopology, difficulty: str) 
             capacity = rng.randint(*(regime.capacity if kind == "forward" else regime.coupling_capacity))
         arcs.append(
             {
-                "id": arc_key(tail, head),
                 "from": tail,
                 "to": head,
                 "capacity": capacity,
@@ -159,11 +178,11 @@ def instantiate(rng: random.Random, topology: LayeredTopology, difficulty: str) 
             }
         )
     return {
-        "problem": "minimum_cost_flow",
+        "problem_type": "minimum_cost_flow",
+        "variant": "minimum_cost_flow_single",
+        "difficulty": difficulty,
         "nodes": topology.nodes,
-        "layers": [list(layer) for layer in topology.layers],
         "supply": {str(node): balance[node] for node in topology.nodes},
-        "total_supply": total,
         "arcs": arcs,
     }
 
@@ -192,7 +211,7 @@ def reference_solve(instance: Mapping[str, Any]) -> ReferenceSolution:
         "status": "optimal",
         "objective_value": cost,
         "objective_exact": cost,
-        "flows": {a["id"]: flow for a, flow in zip(instance["arcs"], flows, strict=True)},
+        "flows": {arc_key(a["from"], a["to"]): flow for a, flow in zip(instance["arcs"], flows, strict=True)},
     }
     return ReferenceSolution(solution=solution, method="ortools.graph.SimpleMinCostFlow (cost scaling)")
 
@@ -225,7 +244,7 @@ def _true_cost(instance: Mapping[str, Any], flows: list[int]) -> int:
 
 
 def _is_single_path(instance: Mapping[str, Any], flows: Mapping[str, int]) -> bool:
-    used = [(a["from"], a["to"]) for a in instance["arcs"] if flows[a["id"]] > 0]
+    used = [(a["from"], a["to"]) for a in instance["arcs"] if flows[arc_key(a["from"], a["to"])] > 0]
     out_degree: dict[int, int] = {}
     in_degree: dict[int, int] = {}
     for u, v in used:
@@ -246,7 +265,7 @@ def solution_problems(
     optimum = reference.solution["objective_exact"]
     if _is_single_path(instance, flows):
         return ["nontrivial: a single path carries all flow"]
-    if not any(flows[a["id"]] == a["capacity"] for a in instance["arcs"]):
+    if not any(flows[arc_key(a["from"], a["to"])] == a["capacity"] for a in instance["arcs"]):
         return ["nontrivial: no capacity binds at the optimum"]
     _, blind = _solve(instance, [1] * len(instance["arcs"]))
     if _true_cost(instance, blind) <= optimum:
@@ -259,4 +278,8 @@ def solution_problems(
 
 def binding_arcs(instance: Mapping[str, Any], reference: ReferenceSolution) -> list[str]:
     flows = reference.solution["flows"]
-    return [a["id"] for a in instance["arcs"] if flows[a["id"]] == a["capacity"]]
+    return [
+        arc_key(a["from"], a["to"])
+        for a in instance["arcs"]
+        if flows[arc_key(a["from"], a["to"])] == a["capacity"]
+    ]

@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from benchmark.suites.mmopt.generation.network import NodeStyle, render_layered_network
+from benchmark.suites.mmopt.generation.network import NodeStyle, arc_key, render_layered_network
 from benchmark.suites.mmopt.generation.protocol import ExpectedLabel, RenderedVisual
+from benchmark.suites.mmopt.subcategories.minimum_cost_flow.generator import layers_of
 
 TITLE = "Arc label: (capacity, cost).   Node: bold name, below it the net supply (+ supply, - demand)"
 
@@ -31,9 +32,9 @@ def _style(value: int) -> NodeStyle:
 def render(instance: Mapping[str, Any]) -> list[RenderedVisual]:
     styles = {int(node): _style(int(value)) for node, value in instance["supply"].items()}
     visual = render_layered_network(
-        layers=instance["layers"],
+        layers=layers_of(instance),
         arcs=instance["arcs"],
-        arc_text={a["id"]: arc_text(a) for a in instance["arcs"]},
+        arc_text={arc_key(a["from"], a["to"]): arc_text(a) for a in instance["arcs"]},
         node_styles=styles,
         title=TITLE,
     )
@@ -45,7 +46,7 @@ def expected_labels(instance: Mapping[str, Any]) -> list[ExpectedLabel]:
     labels += [
         ExpectedLabel(f"inner:{n}", balance_text(int(instance["supply"][str(n)]))) for n in instance["nodes"]
     ]
-    labels += [ExpectedLabel(f"arc:{a['id']}", arc_text(a)) for a in instance["arcs"]]
+    labels += [ExpectedLabel(f"arc:{a['from']}_{a['to']}", arc_text(a)) for a in instance["arcs"]]
     return labels
 
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from benchmark.suites.mmopt.generation.network import arc_kind
 from benchmark.suites.mmopt.generation.protocol import DerivedArtifacts, VerifiedRecord
-from benchmark.suites.mmopt.generation.supply_network import supply_of
-from benchmark.suites.mmopt.subcategories.minimum_cost_flow.generator import binding_arcs
+from benchmark.suites.mmopt.generation.supply_network import supply_of, total_supply
+from benchmark.suites.mmopt.subcategories.minimum_cost_flow.generator import binding_arcs, layers_of
 
 TASK_INPUT = """\
 Minimum-cost flow (network optimization)
@@ -50,12 +50,13 @@ def canonical_specification(record: VerifiedRecord) -> str:
     instance = record.instance
     supply = supply_of(instance)
     layers = "\n".join(
-        f"  column {k + 1}: " + ", ".join(str(n) for n in layer) for k, layer in enumerate(instance["layers"])
+        f"  column {k + 1}: " + ", ".join(str(n) for n in layer)
+        for k, layer in enumerate(layers_of(instance))
     )
     nodes = "\n".join(f"  {n:>3}: net supply {supply[n]:+d} ({_role(supply[n])})" for n in instance["nodes"])
     arcs = "\n".join(
         f"  {a['from']:>3} -> {a['to']:<3} capacity {a['capacity']:>3}  cost {a['cost']:>3}   "
-        f"({arc_kind(instance['layers'], a['from'], a['to'])})"
+        f"({arc_kind(layers_of(instance), a['from'], a['to'])})"
         for a in instance["arcs"]
     )
     return (
@@ -64,7 +65,7 @@ def canonical_specification(record: VerifiedRecord) -> str:
         "  Route every supply to the demands through a directed network at least total cost. Flow on\n"
         "  each arc lies between zero and its capacity and costs the arc's unit cost per unit; each\n"
         "  node's net outflow equals its net supply.\n\n"
-        f"Nodes ({len(instance['nodes'])}; total supply {instance['total_supply']} = total demand):\n"
+        f"Nodes ({len(instance['nodes'])}; total supply {total_supply(instance)} = total demand):\n"
         f"{nodes}\n\n"
         "Layout (columns left to right, nodes top to bottom):\n" + layers + "\n\n"
         f"Arcs ({len(instance['arcs'])}; tail -> head, capacity, unit cost, kind):\n{arcs}\n\n"
@@ -121,7 +122,7 @@ $$\\min \\; \\sum_{{(i,j) \\in A}} c_{{ij}} x_{{ij}}$$
 {arc_rows}
 
 ## Instance notes
-- Total supply {instance["total_supply"]} equals total demand.
+- Total supply {total_supply(instance)} equals total demand.
 - Verified minimum cost: **{solution["objective_value"]}** ({record.reference.method}); cross-checked by
   {record.cross_check_method} (value {record.cross_check_objective:g}).
 - Capacities binding at the reference optimum: {", ".join(binding)}.
@@ -182,8 +183,8 @@ def solver_ref(record: VerifiedRecord) -> str:
 def derive(record: VerifiedRecord) -> DerivedArtifacts:
     instance = record.instance
     supply = supply_of(instance)
-    kinds = {arc_kind(instance["layers"], a["from"], a["to"]) for a in instance["arcs"]}
-    tags = ["layered_backbone", f"layers_{len(instance['layers'])}"]
+    kinds = {arc_kind(layers_of(instance), a["from"], a["to"]) for a in instance["arcs"]}
+    tags = ["layered_backbone", f"layers_{len(layers_of(instance))}"]
     tags += [f"{kind}_arcs" for kind in ("intra", "bypass") if kind in kinds]
     tags += [
         f"supply_nodes_{sum(1 for b in supply.values() if b > 0)}",

@@ -25,6 +25,8 @@ from benchmark.suites.mmopt.generation.network import (
     ExtraArcMix,
     LayeredTopology,
     arc_key,
+    layers_from_positions,
+    positions_record,
     reachable,
     sample_layered_topology,
 )
@@ -90,7 +92,71 @@ def sample_structure(rng: random.Random, difficulty: str) -> LayeredTopology:
 
 
 def resources_of(instance: Mapping[str, Any]) -> list[str]:
-    return list(instance["resources"])
+    """The resource names: ``resource_name`` of a single-resource instance, else ``resource_names``."""
+    if "resource_names" in instance:
+        return list(instance["resource_names"])
+    return [instance["resource_name"]]
+
+
+def budgets_of(instance: Mapping[str, Any]) -> dict[str, int]:
+    """Resource name → bound: ``resource_bound`` or the dual-resource ``resource_bounds``."""
+    if "resource_bounds" in instance:
+        return {name: int(instance["resource_bounds"][name]) for name in resources_of(instance)}
+    return {instance["resource_name"]: int(instance["resource_bound"])}
+
+
+def consumption(arc: Mapping[str, Any], name: str) -> int:
+    """What ``arc`` consumes of resource ``name``: ``resource`` on a single-resource instance,
+    ``resource_values[name]`` on a dual-resource one."""
+    return int(arc["resource_values"][name] if "resource_values" in arc else arc["resource"])
+
+
+def layers_of(instance: Mapping[str, Any]) -> tuple[tuple[int, ...], ...]:
+    return layers_from_positions(instance["positions"])
+
+
+def official_instance(
+    difficulty: str,
+    topology: LayeredTopology,
+    names: list[str],
+    arcs: list[dict[str, Any]],
+    budgets: list[int] | None,
+) -> dict[str, Any]:
+    """The official schema: one resource (``resource_name``, ``resource_bound``, arc ``resource``)
+    or two (``resource_names``, ``resource_bounds``, ``resource_1_…``/``resource_2_…`` and arc
+    ``resource_values``), with the layout in ``positions``. ``arcs`` hold ``from``, ``to``,
+    ``cost`` and ``use`` (resource name → consumption)."""
+    instance: dict[str, Any] = {
+        "problem_type": "resource_constrained_shortest_path",
+        "difficulty": difficulty,
+        "nodes": topology.nodes,
+        "source": topology.layers[0][0],
+        "sink": topology.layers[-1][0],
+        "positions": positions_record(topology.layers),
+    }
+    records = []
+    for a in arcs:
+        record = {"from": a["from"], "to": a["to"], "cost": a["cost"]}
+        if len(names) == 1:
+            record["resource"] = a["use"][names[0]]
+        else:
+            record.update({f"resource_{k + 1}": a["use"][name] for k, name in enumerate(names)})
+            record["resource_values"] = dict(a["use"])
+        records.append(record)
+    instance["arcs"] = records
+    if len(names) == 1:
+        instance["variant"] = "single_visual_single_resource_rcsp"
+        instance["resource_name"] = names[0]
+        if budgets is not None:
+            instance["resource_bound"] = budgets[0]
+    else:
+        instance["variant"] = "single_visual_dual_resource_rcsp"
+        instance["resource_names"] = names
+        instance.update({f"resource_{k + 1}_name": name for k, name in enumerate(names)})
+        if budgets is not None:
+            instance["resource_bounds"] = dict(zip(names, budgets, strict=True))
+            instance.update({f"resource_{k + 1}_bound": b for k, b in enumerate(budgets)})
+    return instance
 
 
 @dataclass(frozen=True)
@@ -109,7 +175,7 @@ def enumerate_routes(instance: Mapping[str, Any]) -> list[Route]:
     graph.add_nodes_from(instance["nodes"])
     names = resources_of(instance)
     for a in instance["arcs"]:
-        graph.add_edge(a["from"], a["to"], cost=a["cost"], use=[a["consumption"][k] for k in names])
+        graph.add_edge(a["from"], a["to"], cost=a["cost"], use=[consumption(a, k) for k in names])
     routes = []
     for path in nx.all_simple_paths(graph, instance["source"], instance["sink"]):
         if len(routes) >= MAX_PATHS:
@@ -180,30 +246,21 @@ def instantiate(rng: random.Random, topology: LayeredTopology, difficulty: str) 
     arcs = []
     for tail, head in topology.arcs:
         speed = rng.random()
-        consumption = {"time": 1 + round((1 - speed) * regime.time_spread) + rng.randint(0, 2)}
+        use = {"time": 1 + round((1 - speed) * regime.time_spread) + rng.randint(0, 2)}
         if "energy" in names:
-            consumption["energy"] = rng.randint(*regime.energy)
+            use["energy"] = rng.randint(*regime.energy)
         arcs.append(
             {
-                "id": arc_key(tail, head),
                 "from": tail,
                 "to": head,
                 "cost": 1 + round(speed * regime.cost_spread) + rng.randint(0, 3),
-                "consumption": consumption,
+                "use": use,
             }
         )
-    instance: dict[str, Any] = {
-        "problem": "resource_constrained_shortest_path",
-        "nodes": topology.nodes,
-        "layers": [list(layer) for layer in topology.layers],
-        "source": topology.layers[0][0],
-        "sink": topology.layers[-1][0],
-        "resources": names,
-        "arcs": arcs,
-    }
-    budgets = choose_budgets(rng, enumerate_routes(instance))
-    instance["budgets"] = dict(zip(names, budgets, strict=True))
-    return instance
+    budgets = choose_budgets(
+        rng, enumerate_routes(official_instance(difficulty, topology, names, arcs, None))
+    )
+    return official_instance(difficulty, topology, names, arcs, budgets)
 
 
 def structural_problems(instance: Mapping[str, Any], difficulty: str) -> list[str]:
@@ -217,7 +274,8 @@ def structural_problems(instance: Mapping[str, Any], difficulty: str) -> list[st
         problems.append("structure: arc count outside the regime")
     if len(set(pairs)) != len(pairs) or any((v, u) in set(pairs) for u, v in pairs):
         problems.append("structure: duplicate or antiparallel arcs")
-    if any(a["cost"] <= 0 or min(a["consumption"].values()) <= 0 for a in instance["arcs"]):
+    names = resources_of(instance)
+    if any(a["cost"] <= 0 or min(consumption(a, k) for k in names) <= 0 for a in instance["arcs"]):
         problems.append("structure: non-positive cost or consumption")
     forward = reachable(nodes, pairs, [instance["source"]])
     backward = reachable(nodes, pairs, [instance["sink"]], reverse=True)
@@ -232,39 +290,39 @@ def reference_solve(instance: Mapping[str, Any]) -> ReferenceSolution:
     if solver is None:
         raise RuntimeError("OR-Tools was built without SCIP")
     arcs = instance["arcs"]
-    x = {a["id"]: solver.BoolVar(f"x_{a['id']}") for a in arcs}
+    x = {arc_key(a["from"], a["to"]): solver.BoolVar(f"x_{a['from']}_{a['to']}") for a in arcs}
     for node in instance["nodes"]:
-        out = [x[a["id"]] for a in arcs if a["from"] == node]
-        into = [x[a["id"]] for a in arcs if a["to"] == node]
+        out = [x[arc_key(a["from"], a["to"])] for a in arcs if a["from"] == node]
+        into = [x[arc_key(a["from"], a["to"])] for a in arcs if a["to"] == node]
         rhs = 1 if node == instance["source"] else -1 if node == instance["sink"] else 0
         solver.Add(sum(out) - sum(into) == rhs)
-    for name, budget in instance["budgets"].items():
-        solver.Add(sum(a["consumption"][name] * x[a["id"]] for a in arcs) <= budget)
-    solver.Minimize(sum(a["cost"] * x[a["id"]] for a in arcs))
+    for name, budget in budgets_of(instance).items():
+        solver.Add(sum(consumption(a, name) * x[arc_key(a["from"], a["to"])] for a in arcs) <= budget)
+    solver.Minimize(sum(a["cost"] * x[arc_key(a["from"], a["to"])] for a in arcs))
     status = solver.Solve()
     if status == pywraplp.Solver.INFEASIBLE:
         raise Rejected("structure: no path within the budgets")
     if status != pywraplp.Solver.OPTIMAL:
         raise Rejected("reference: solver did not certify optimality", str(status))
-    chosen = {a["id"] for a in arcs if x[a["id"]].solution_value() > 0.5}
-    successor = {a["from"]: a["to"] for a in arcs if a["id"] in chosen}
+    chosen = {(a["from"], a["to"]) for a in arcs if x[arc_key(a["from"], a["to"])].solution_value() > 0.5}
+    successor = dict(chosen)
     path = [instance["source"]]
     while path[-1] != instance["sink"]:
         path.append(successor[path[-1]])
-    cost = sum(a["cost"] for a in arcs if a["id"] in chosen)
+    cost = sum(a["cost"] for a in arcs if (a["from"], a["to"]) in chosen)
     solution = {
         "status": "optimal",
         "objective_value": cost,
         "objective_exact": cost,
-        "path": path,
-        "arcs": [arc_key(u, v) for u, v in itertools.pairwise(path)],
+        "optimal_path": path,
+        "selected_arcs": [[u, v] for u, v in itertools.pairwise(path)],
     }
     return ReferenceSolution(solution=solution, method="OR-Tools pywraplp + SCIP (arc-flow MIP)")
 
 
 def _budget_index(instance: Mapping[str, Any]) -> dict[int, int]:
     names = resources_of(instance)
-    return {names.index(name): int(budget) for name, budget in instance["budgets"].items()}
+    return {names.index(name): budget for name, budget in budgets_of(instance).items()}
 
 
 def cross_check(instance: Mapping[str, Any]) -> tuple[str, float]:

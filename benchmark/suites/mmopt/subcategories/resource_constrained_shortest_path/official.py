@@ -7,9 +7,12 @@ source has one outgoing and the sink one incoming selected arc, every other node
 at most one of each, and the summed ``resource`` stays within ``resource_bound``; the objective
 is the summed ``cost``.
 
+Dual-resource instances (``resource_bounds``, arc ``resource_values``) have no ``resource_bound``,
+so the official scorer checks no bound on them.
+
 Strict additions: the selected arcs must form one path from the source to the sink (the
-official degree test also accepts a path plus a detached cycle), and a returned node path must
-agree with the returned arcs.
+official degree test also accepts a path plus a detached cycle), a returned node path must
+agree with the returned arcs, and every bound of ``resource_bounds`` holds.
 """
 
 from __future__ import annotations
@@ -23,11 +26,35 @@ from benchmark.suites.mmopt.official import OfficialCheck, infeasible, make_chec
 
 REFERENCE_KEYS: tuple[str, ...] = ("objective_exact", "objective_value")
 OBJECTIVE_KEYS: tuple[str, ...] = ("objective_exact", "objective", "objective_value", "path_cost")
-OPTIONAL_KEYS: frozenset[str] = frozenset()
+OPTIONAL_KEYS: frozenset[str] = frozenset({"resource_bounds"})
 
 
 def reads(instance: Mapping[str, Any]) -> bool:
-    return isinstance(instance.get("arcs"), list) and "resource_bound" in instance
+    return isinstance(instance.get("arcs"), list) and (
+        "resource_bound" in instance or isinstance(instance.get("resource_bounds"), Mapping)
+    )
+
+
+def _bound_problems(
+    chosen: set[tuple[int, int]],
+    by_pair: Mapping[tuple[int, int], Mapping[str, Any]],
+    bounds: Any,
+    tolerance: float,
+) -> list[str]:
+    """Every bound of a dual-resource instance (``resource_bounds``, arc ``resource_values``)."""
+    if not isinstance(bounds, Mapping):
+        return []
+    problems = []
+    for name, raw_bound in bounds.items():
+        bound = read.number(raw_bound)
+        used = 0.0
+        for pair in chosen:
+            values = by_pair[pair].get("resource_values") if pair in by_pair else None
+            if isinstance(values, Mapping):
+                used += read.number(values.get(name)) or 0.0
+        if bound is not None and used - bound > tolerance:
+            problems.append(f"{name} use {used:g} exceeds the bound {bound:g}")
+    return problems
 
 
 def _flagged_pairs(raw: Any) -> set[tuple[int, int]]:
@@ -114,4 +141,5 @@ def check(output: Any, instance: Mapping[str, Any], tolerance: float) -> Officia
         strict.append("the selected arcs are not one path from the source to the sink")
     if node_path is not None and node_path != chosen:
         strict.append("the returned node path and the returned arcs disagree")
+    strict += _bound_problems(chosen, by_pair, instance.get("resource_bounds"), tolerance)
     return make_check(problems, reported, computed if chosen else None, strict)

@@ -11,7 +11,11 @@ import itertools
 from benchmark.suites.mmopt.generation.network import arc_kind
 from benchmark.suites.mmopt.generation.protocol import DerivedArtifacts, VerifiedRecord
 from benchmark.suites.mmopt.subcategories.resource_constrained_shortest_path.generator import (
+    budgets_of,
+    consumption,
     enumerate_routes,
+    layers_of,
+    resources_of,
 )
 
 TASK_INPUT = """\
@@ -37,10 +41,10 @@ Formulate this as an optimization model and write Python code with a function so
 no arguments, builds and solves the model, and returns a dict with the keys:
 - "status": "optimal" when an optimal solution is found;
 - "objective_value": the minimum total cost, as a number;
-- "path": the list of node names along the path, in order, starting with the source and ending
-  with the sink;
-- "arcs": the list of the arcs on the path, each keyed "u_v": the name of the node the arc starts
-  at, an underscore, and the name of the node it points to (the arc from node a to node b is "a_b").
+- "optimal_path": the list of node names along the path, in order, starting with the source and
+  ending with the sink;
+- "selected_arcs": the list of the arcs on the path, each a pair [u, v]: the name of the node the
+  arc starts at and the name of the node it points to (the arc from node a to node b is [a, b]).
 """
 
 
@@ -49,23 +53,24 @@ def _label_form(resources: list[str]) -> str:
 
 
 def task_input(record: VerifiedRecord) -> str:
-    resources = list(record.instance["resources"])
+    resources = resources_of(record.instance)
     return TASK_INPUT.format(label_form=_label_form(resources), resource_list=" and ".join(resources))
 
 
 def canonical_specification(record: VerifiedRecord) -> str:
     instance = record.instance
-    resources = list(instance["resources"])
+    resources = resources_of(instance)
     layers = "\n".join(
-        f"  column {k + 1}: " + ", ".join(str(n) for n in layer) for k, layer in enumerate(instance["layers"])
+        f"  column {k + 1}: " + ", ".join(str(n) for n in layer)
+        for k, layer in enumerate(layers_of(instance))
     )
     arcs = "\n".join(
         f"  {a['from']:>3} -> {a['to']:<3} cost {a['cost']:>3}  "
-        + "  ".join(f"{name} {a['consumption'][name]:>3}" for name in resources)
-        + f"   ({arc_kind(instance['layers'], a['from'], a['to'])})"
+        + "  ".join(f"{name} {consumption(a, name):>3}" for name in resources)
+        + f"   ({arc_kind(layers_of(instance), a['from'], a['to'])})"
         for a in instance["arcs"]
     )
-    budgets = "\n".join(f"  {name}: at most {instance['budgets'][name]}" for name in resources)
+    budgets = "\n".join(f"  {name}: at most {budgets_of(instance)[name]}" for name in resources)
     return (
         f"Instance {record.instance_id} - resource-constrained shortest path ({record.difficulty})\n\n"
         "Problem\n"
@@ -83,31 +88,31 @@ def canonical_specification(record: VerifiedRecord) -> str:
         "  tags 'source' and 'sink'. Arcs between nodes of one column are vertical; arcs that skip a\n"
         "  column curve around the top or bottom of the drawing. visual_1.png tabulates the budgets.\n\n"
         "Output contract\n"
-        "  solve() returns status, objective_value, path (node names from source to sink) and arcs\n"
-        "  (keys 'u_v' of the arcs on the path).\n"
+        "  solve() returns status, objective_value, optimal_path (node names from source to sink) and\n"
+        "  selected_arcs ([u, v] pairs of the arcs on the path).\n"
     )
 
 
 def math_model(record: VerifiedRecord) -> str:
     instance = record.instance
     solution = record.reference.solution
-    resources = list(instance["resources"])
+    resources = resources_of(instance)
     arc_rows = "\n".join(
         f"| {a['from']} | {a['to']} | {a['cost']} | "
-        + " | ".join(str(a["consumption"][name]) for name in resources)
+        + " | ".join(str(consumption(a, name)) for name in resources)
         + " |"
         for a in instance["arcs"]
     )
-    budget_rows = "\n".join(f"| {name} | {instance['budgets'][name]} |" for name in resources)
+    budget_rows = "\n".join(f"| {name} | {budgets_of(instance)[name]} |" for name in resources)
     routes = enumerate_routes(instance)
     cheapest = min(routes, key=lambda r: r.cost)
     by_pair = {(a["from"], a["to"]): a for a in instance["arcs"]}
-    path = solution["path"]
+    path = solution["optimal_path"]
     use = {
-        name: sum(by_pair[(u, v)]["consumption"][name] for u, v in itertools.pairwise(path))
+        name: sum(consumption(by_pair[(u, v)], name) for u, v in itertools.pairwise(path))
         for name in resources
     }
-    use_text = ", ".join(f"{name} {use[name]} of {instance['budgets'][name]}" for name in resources)
+    use_text = ", ".join(f"{name} {use[name]} of {budgets_of(instance)[name]}" for name in resources)
     return f"""# Resource-constrained shortest path — {record.instance_id}
 
 ## Sets
@@ -201,8 +206,8 @@ def solve() -> dict:
         "status": "optimal",
         "objective_value": cost,
         "objective_exact": cost,
-        "path": path,
-        "arcs": [f"{{tail}}_{{head}}" for tail, head in zip(path, path[1:])],
+        "optimal_path": path,
+        "selected_arcs": [[tail, head] for tail, head in zip(path, path[1:])],
     }}
 
 
@@ -213,9 +218,9 @@ if __name__ == "__main__":
 
 def solver_ref(record: VerifiedRecord) -> str:
     instance = record.instance
-    resources = list(instance["resources"])
+    resources = resources_of(instance)
     arcs = "\n".join(
-        f"    ({a['from']}, {a['to']}, {a['cost']}, {tuple(a['consumption'][name] for name in resources)!r}),"
+        f"    ({a['from']}, {a['to']}, {a['cost']}, {tuple(consumption(a, name) for name in resources)!r}),"
         for a in instance["arcs"]
     )
     return SOLVER_TEMPLATE.format(
@@ -224,22 +229,22 @@ def solver_ref(record: VerifiedRecord) -> str:
         source=instance["source"],
         sink=instance["sink"],
         resources=resources,
-        budgets=dict(instance["budgets"]),
+        budgets=budgets_of(instance),
         arcs=arcs,
     )
 
 
 def derive(record: VerifiedRecord) -> DerivedArtifacts:
     instance = record.instance
-    kinds = {arc_kind(instance["layers"], a["from"], a["to"]) for a in instance["arcs"]}
+    kinds = {arc_kind(layers_of(instance), a["from"], a["to"]) for a in instance["arcs"]}
     tags = [
         "layered_backbone",
-        f"layers_{len(instance['layers'])}",
-        f"resources_{len(instance['resources'])}",
+        f"layers_{len(layers_of(instance))}",
+        f"resources_{len(resources_of(instance))}",
     ]
     tags += [f"{kind}_arcs" for kind in ("intra", "bypass") if kind in kinds]
     tags.append("budget_excludes_shortest_path")
-    n, m, k = len(instance["nodes"]), len(instance["arcs"]), len(instance["resources"])
+    n, m, k = len(instance["nodes"]), len(instance["arcs"]), len(resources_of(instance))
     return DerivedArtifacts(
         task_input=task_input(record),
         canonical_specification=canonical_specification(record),
