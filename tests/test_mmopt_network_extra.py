@@ -34,7 +34,7 @@ RCSP = "resource_constrained_shortest_path"
 CND = "capacitated_network_design"
 TEMPNF = "time-expanded_multi-period_network_flow"
 PREFIXES = {RCSP: "rcsp", CND: "cnd", TEMPNF: "tempnf"}
-VISUAL_COUNT = {RCSP: 2, CND: 1, TEMPNF: 3}
+VISUAL_COUNT = {RCSP: 2, CND: 1, TEMPNF: 4}
 
 
 def _generator(name: str) -> InstanceGenerator:
@@ -251,8 +251,10 @@ def test_cnd_planted_faults_are_named():
 
 
 def _flat(solution: dict[str, Any]) -> dict[str, Any]:
-    flows = {f"{key}_{t}": value for t, per in solution["flows"].items() for key, value in per.items()}
-    stock = {f"{node}_{t}": value for t, per in solution["storage"].items() for node, value in per.items()}
+    flows = {
+        f"{arc}@{t}": value for t, per in solution["flows_by_period"].items() for arc, value in per.items()
+    }
+    stock = {f"{node}@{t}": v for node, per in solution["inventory_by_node"].items() for t, v in per.items()}
     return {"objective_value": solution["objective_value"], "flows": flows, "inventory": stock}
 
 
@@ -261,62 +263,77 @@ def test_tempnf_reference_passes_in_every_accepted_shape():
     generator = _generator(TEMPNF)
     assert generator.check_solution(instance, solution).feasible
     assert generator.check_solution(instance, _flat(solution)).objective == solution["objective_value"]
-    periods = int(instance["periods"])
-    as_lists = {
-        "flows": [solution["flows"][str(t)] for t in range(1, periods + 1)],
-        "stock": {f"t{t}": per for t, per in solution["storage"].items()},
+    ends = {a["id"]: f"{a['from']}_{a['to']}" for a in instance["arcs"]}
+    by_endpoints = {
+        "arc_flows": {
+            t: {ends[k]: v for k, v in per.items()} for t, per in solution["flows_by_period"].items()
+        },
+        "inventory_levels": solution["inventory_by_node"],
     }
-    assert generator.check_solution(instance, as_lists).objective == solution["objective_value"]
-    assert any(v > 0 for per in solution["storage"].values() for v in per.values())
+    assert generator.check_solution(instance, by_endpoints).objective == solution["objective_value"]
+    assert any(v > 0 for per in solution["inventory_by_node"].values() for v in per.values())
+    assert solution["objective_value"] == solution["routing_cost_total"] + solution["holding_cost_total"]
 
 
 def _stocked(solution: dict[str, Any]) -> tuple[str, str]:
     return next(
-        (t, node) for t, per in solution["storage"].items() for node, value in per.items() if value > 0
+        (t, node)
+        for node, per in solution["inventory_by_node"].items()
+        for t, value in per.items()
+        if value > 0
     )
 
 
 def test_tempnf_planted_faults_are_named():
     instance, solution = _load(TEMPNF)
-    periods = int(instance["periods"])
     by_id = {a["id"]: a for a in instance["arcs"]}
-    t, key = next((t, k) for t, per in solution["flows"].items() for k, v in per.items() if v > 0)
+    t, key = next((t, k) for t, per in solution["flows_by_period"].items() for k, v in per.items() if v > 0)
 
     over = copy.deepcopy(solution)
-    capacity = by_id[key]["capacity"][int(t) - 1]
-    over["flows"][t][key] = capacity + 1
+    capacity = by_id[key]["capacity_by_period"][t]
+    over["flows_by_period"][t][key] = capacity + 1
     problems = _problems(TEMPNF, instance, over)
-    assert f"period {t}: arc {key} flow {capacity + 1} exceeds capacity {capacity}" in problems
-    assert any(p.startswith(f"period {t}: node {by_id[key]['from']} balance off") for p in problems)
+    assert f"arc {key}@{t}: flow {capacity + 1} exceeds capacity {capacity}" in problems
+    assert any(p.startswith(f"node {by_id[key]['from']}@{t}: flow balance") for p in problems)
 
     t_s, node = _stocked(solution)
-    no_stock = copy.deepcopy(solution)
-    no_stock.pop("storage")
-    no_stock.pop("objective_value")
-    assert any(f"period {t_s}: node {node} balance off" in p for p in _problems(TEMPNF, instance, no_stock))
+    no_stock = {k: v for k, v in solution.items() if k not in ("inventory_by_node", "objective_value")}
+    no_stock.pop("objective_exact")
+    assert any(
+        p.startswith(f"node {node}@{t_s}: flow balance") for p in _problems(TEMPNF, instance, no_stock)
+    )
 
     too_much = copy.deepcopy(solution)
-    limit = instance["storage_capacity"][node]
-    too_much["storage"][t_s][node] = limit + 1
-    assert f"period {t_s}: node {node} stock {limit + 1} exceeds storage {limit}" in _problems(
+    limit = instance["storage"][node]["capacity"]
+    too_much["inventory_by_node"][node][t_s] = limit + 1
+    assert f"node {node}@{t_s}: inventory {limit + 1} exceeds storage {limit}" in _problems(
         TEMPNF, instance, too_much
     )
+    elsewhere = next(str(n) for n in instance["nodes"] if str(n) not in instance["storage"])
+    stray = copy.deepcopy(solution)
+    stray["inventory_by_node"][elsewhere] = {t_s: 0}
+    assert f"inventory reported at node {elsewhere}, which cannot store" in _problems(TEMPNF, instance, stray)
 
-    left_over = copy.deepcopy(solution)
-    left_over["storage"][str(periods)] = {node: 2}
-    assert f"node {node}: stock 2 left after the last period" in _problems(TEMPNF, instance, left_over)
-
-    wrong = copy.deepcopy(solution)
-    wrong["objective_value"] += 3
+    wrong = dict(solution, objective_exact=solution["objective_exact"] + 3)
     assert _problems(TEMPNF, instance, wrong) == (
-        f"reported objective {wrong['objective_value']} != recomputed cost {solution['objective_value']}",
+        f"reported objective {wrong['objective_exact']} but the plan costs {solution['objective_value']}",
     )
-    late = copy.deepcopy(solution)
-    late["flows"][str(periods + 1)] = {key: 0}
-    assert f"flows: no period {periods + 1}" in _problems(TEMPNF, instance, late)
-    assert _problems(TEMPNF, instance, {"flows": {"first": {key: 1}}}) == (
-        "flows: unreadable period key 'first'",
-    )
+
+
+def test_tempnf_stock_only_at_warehouses_with_initial_inventory():
+    """The official model: inventory only at ``storage_nodes`` (inner columns), each with an initial
+    inventory and per-period holding costs; supply plus initial stock equals demand."""
+    for package in _packages(TEMPNF):
+        instance = json.loads((package / "ground_truth" / "instance_data.json").read_text())
+        storage = instance["storage"]
+        assert sorted(storage) == sorted(str(n) for n in instance["storage_nodes"]) != []
+        supply = instance["net_supply_by_node_period"]
+        first_column = {n for n, row in supply.items() if any(v > 0 for v in row.values())}
+        assert not first_column & set(storage)
+        net = sum(v for row in supply.values() for v in row.values())
+        assert net + sum(s["initial_inventory"] for s in storage.values()) == 0
+        for s in storage.values():
+            assert list(s["holding_cost_by_period"]) == instance["periods"]
 
 
 # ------------------------------------------------------------------------------------------------

@@ -86,8 +86,8 @@ def _damage(root: Path) -> None:
     # visuals drawn from altered data: one arc more (an extra value), one arc fewer (a missing value)
     package = root / VISUAL_EXTRA
     instance = _read_json(package / "ground_truth/instance_data.json")
-    assert not any(arc["id"] == "1_4" for arc in instance["arcs"])
-    instance["arcs"].append({"capacity": 7, "from": 1, "id": "1_4", "to": 4})
+    assert not any((arc["from"], arc["to"]) == (1, 4) for arc in instance["arcs"])
+    instance["arcs"].append({"capacity": 7, "from": 1, "to": 4})
     _render_visual_from(package, instance)
 
     package = root / VISUAL_MISSING

@@ -76,7 +76,8 @@ def test_max_flow_capacity_and_conservation(max_flow_case):
     broken = copy.deepcopy(solution)
     broken["flows"][_key(arc)] = arc["capacity"] + 2
     problems = MF.check_solution(instance, broken).problems
-    assert any(p.startswith(f"arc {_key(arc)}: flow {arc['capacity'] + 2} exceeds capacity") for p in problems)
+    over = f"arc {_key(arc)}: flow {arc['capacity'] + 2} exceeds capacity"
+    assert any(p.startswith(over) for p in problems)
     assert any(p.startswith(f"node {arc['to']}: flow balance") for p in problems)
 
 

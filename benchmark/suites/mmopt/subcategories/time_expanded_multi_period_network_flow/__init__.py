@@ -4,9 +4,10 @@ The official release names this subcategory ``time-expanded_multi-period_network
 cannot appear in a Python package name, so the folder is ``time_expanded_multi_period_network_flow``
 while ``name`` (the registry key and the dataset folder) keeps the official spelling.
 
-Visuals: the base network with letter-named arcs (visual_0), the per-period arc table (visual_1)
-and the node table of per-period net supplies, storage capacities and holding costs (visual_2). The
-model returns the minimum cost, the flows per period and the stock carried between periods.
+Visuals: the base network with arc ids and tagged warehouses (visual_0), the per-period arc table
+(visual_1), the node table of per-period net supplies (visual_2) and the warehouse table of initial
+inventories, storage capacities and per-period holding costs (visual_3). The model returns the
+minimum cost, the flows per period and the warehouses' end-of-period inventories.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ SUBCATEGORY = ModularSubcategory(
     family="network_optimization",
     name="time-expanded_multi-period_network_flow",
     id_prefix="tempnf",
-    version="time-expanded_multi-period_network_flow/1.0.0",
+    version="time-expanded_multi-period_network_flow/2.0.0",
     generator=generator,
     templates=templates,
     renderer=renderer,

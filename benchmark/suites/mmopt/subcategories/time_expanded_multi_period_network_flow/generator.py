@@ -2,18 +2,25 @@
 
 A small layered base network (App. E.1 topology: supply nodes in the first column, demand nodes in
 the last) is copied once per period; transport arcs have a capacity and a unit cost that change
-from period to period, and every node can hold stock from one period to the next up to a storage
-capacity at a holding cost per unit and period. Supplies run ahead of demands (some supply of each
-later period is moved to an earlier one), so stock must be carried, and transport costs vary by
-period, so *when* to ship is a real decision. A candidate is kept only when the whole horizon is
-feasible (max flow on the time-expanded graph), storage is used and some capacity binds at the
-optimum, and a cost-blind plan is strictly worse.
+from period to period. Stock is held only at warehouse nodes (``storage_nodes``, drawn from the
+inner columns, as in the official release): each starts with an initial inventory and holds at
+most its storage capacity at the end of every period, at a holding cost that changes by period.
+Supplies run ahead of demands (some supply of each later period is moved to an earlier one), so
+stock must be carried, and transport costs vary by period, so *when* to ship is a real decision.
+The initial inventories are added to the demands, so nothing is left at the end. A candidate is
+kept only when the whole horizon is feasible (max flow on the time-expanded graph), storage is
+used and some capacity binds at the optimum, and a cost-blind plan is strictly worse.
+
+The instance is in the official schema: ``periods`` ``t1…``, arcs ``e1…`` with
+``capacity_by_period``/``cost_by_period`` (also as ``capacities_by_arc_period`` and
+``routing_costs_by_arc_period``), ``net_supply_by_node_period``, ``storage_nodes`` and
+``storage: {node: {initial_inventory, capacity, holding_cost_by_period}}``, the layout in
+``positions``.
 """
 
 from __future__ import annotations
 
 import random
-import string
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -25,13 +32,12 @@ from scipy.optimize import linprog
 from benchmark.suites.mmopt.generation.network import (
     ExtraArcMix,
     LayeredTopology,
-    arc_key,
+    layers_from_positions,
+    positions_record,
     reachable,
     sample_layered_topology,
 )
 from benchmark.suites.mmopt.generation.protocol import ReferenceSolution, Rejected
-
-ARC_NAMES = string.ascii_uppercase
 
 
 @dataclass(frozen=True)
@@ -50,7 +56,9 @@ class Regime:
     storage_share: tuple[float, float]  # storage capacity as a share of the mean per-period supply
     cost: tuple[int, int]  # an arc's base unit cost
     cost_swing: int  # per-period deviation from the base cost
-    holding: tuple[int, int]
+    holding: tuple[int, int]  # holding cost per unit in one period
+    warehouses: int  # storage nodes, drawn from the inner columns
+    initial: tuple[int, int]  # initial inventory of a warehouse
 
 
 REGIMES: dict[str, Regime] = {
@@ -67,6 +75,8 @@ REGIMES: dict[str, Regime] = {
         cost=(2, 8),
         cost_swing=3,
         holding=(1, 3),
+        warehouses=1,
+        initial=(0, 2),
     ),
     "medium": Regime(
         layer_sizes=((2, 3, 2), (3, 2, 3), (3, 3, 2)),
@@ -81,6 +91,8 @@ REGIMES: dict[str, Regime] = {
         cost=(2, 9),
         cost_swing=3,
         holding=(1, 3),
+        warehouses=2,
+        initial=(0, 3),
     ),
     "hard": Regime(
         layer_sizes=((3, 3, 3), (3, 4, 3), (3, 3, 4)),
@@ -95,6 +107,8 @@ REGIMES: dict[str, Regime] = {
         cost=(2, 10),
         cost_swing=4,
         holding=(1, 4),
+        warehouses=2,
+        initial=(0, 4),
     ),
 }
 
@@ -122,51 +136,87 @@ def _supply_schedule(rng: random.Random, demand_totals: list[int], shift: float)
     return supply
 
 
+def period_names(count: int) -> list[str]:
+    return [f"t{t}" for t in range(1, count + 1)]
+
+
 def instantiate(rng: random.Random, topology: LayeredTopology, difficulty: str) -> dict[str, Any]:
     regime = REGIMES[difficulty]
     periods = regime.periods
     sources, sinks = topology.layers[0], topology.layers[-1]
+    inner = [node for layer in topology.layers[1:-1] for node in layer]
+    warehouses = sorted(rng.sample(inner, min(regime.warehouses, len(inner))))
     demand = {node: [rng.randint(*regime.demand) for _ in range(periods)] for node in sinks}
     totals = [sum(demand[node][t] for node in sinks) for t in range(periods)]
     schedule = _supply_schedule(rng, totals, regime.shift)
     split = [_split(rng, amount, len(sources)) for amount in schedule]
+    initial = {node: rng.randint(*regime.initial) for node in warehouses}
+    for amount in initial.values():  # the initial stock is delivered too: nothing is left at the end
+        demand[rng.choice(sinks)][rng.randrange(periods)] += amount
     balance = {node: [0] * periods for node in topology.nodes}
     for k, node in enumerate(sources):
         balance[node] = [split[t][k] for t in range(periods)]
     for node in sinks:
         balance[node] = [-d for d in demand[node]]
     mean_supply = max(1.0, sum(schedule) / periods)
+    names = period_names(periods)
 
     arcs = []
     for index, (tail, head) in enumerate(topology.arcs):
         base_capacity = rng.uniform(*regime.capacity_share) * mean_supply
         base_cost = rng.randint(*regime.cost)
+        capacity = [max(2, round(base_capacity * rng.uniform(0.7, 1.3))) for _ in range(periods)]
+        cost = [
+            max(1, base_cost + rng.randint(-regime.cost_swing, regime.cost_swing)) for _ in range(periods)
+        ]
         arcs.append(
             {
-                "id": arc_key(tail, head),
-                "name": ARC_NAMES[index],
+                "id": f"e{index + 1}",
                 "from": tail,
                 "to": head,
-                "capacity": [max(2, round(base_capacity * rng.uniform(0.7, 1.3))) for _ in range(periods)],
-                "cost": [
-                    max(1, base_cost + rng.randint(-regime.cost_swing, regime.cost_swing))
-                    for _ in range(periods)
-                ],
+                "capacity_by_period": dict(zip(names, capacity, strict=True)),
+                "cost_by_period": dict(zip(names, cost, strict=True)),
             }
         )
-    return {
-        "problem": "time-expanded_multi-period_network_flow",
-        "nodes": topology.nodes,
-        "layers": [list(layer) for layer in topology.layers],
-        "periods": periods,
-        "arcs": arcs,
-        "supply": {str(node): balance[node] for node in topology.nodes},
-        "storage_capacity": {
-            str(node): max(2, round(rng.uniform(*regime.storage_share) * mean_supply))
-            for node in topology.nodes
-        },
-        "holding_cost": {str(node): rng.randint(*regime.holding) for node in topology.nodes},
+    storage = {
+        str(node): {
+            "initial_inventory": initial[node],
+            "capacity": max(2, round(rng.uniform(*regime.storage_share) * mean_supply), initial[node]),
+            "holding_cost_by_period": {t: rng.randint(*regime.holding) for t in names},
+        }
+        for node in warehouses
     }
+    supply = {str(node): dict(zip(names, balance[node], strict=True)) for node in topology.nodes}
+    return {
+        "problem_type": "time_expanded_multi_period_network_flow",
+        "variant": "single_visual_single_commodity_mpnf",
+        "difficulty": difficulty,
+        "nodes": topology.nodes,
+        "periods": names,
+        "arc_ids": [a["id"] for a in arcs],
+        "storage_nodes": warehouses,
+        "sets": {
+            "nodes": topology.nodes,
+            "periods": names,
+            "arcs": [a["id"] for a in arcs],
+            "storage_nodes": warehouses,
+        },
+        "indices": {
+            "period_order": names,
+            "arc_to_endpoints": {a["id"]: [a["from"], a["to"]] for a in arcs},
+        },
+        "positions": positions_record(topology.layers),
+        "demands": {"node_period_balance": supply},
+        "net_supply_by_node_period": supply,
+        "capacities_by_arc_period": {a["id"]: a["capacity_by_period"] for a in arcs},
+        "routing_costs_by_arc_period": {a["id"]: a["cost_by_period"] for a in arcs},
+        "arcs": arcs,
+        "storage": storage,
+    }
+
+
+def layers_of(instance: Mapping[str, Any]) -> tuple[tuple[int, ...], ...]:
+    return layers_from_positions(instance["positions"])
 
 
 # --------------------------------------------------------------------------------------------------
@@ -176,7 +226,7 @@ def instantiate(rng: random.Random, topology: LayeredTopology, difficulty: str) 
 @dataclass(frozen=True)
 class ExpandedArc:
     """One arc of the time-expanded graph: transport of base arc ``arc`` in ``period`` (1-based), or
-    storage at ``node`` from ``period`` to ``period + 1``."""
+    storage at warehouse ``node`` from ``period`` to ``period + 1``."""
 
     tail: int  # expanded node index
     head: int
@@ -194,29 +244,29 @@ def expanded_index(instance: Mapping[str, Any], node: int | str, period: int) ->
 
 
 def expanded_arcs(instance: Mapping[str, Any]) -> list[ExpandedArc]:
-    periods = int(instance["periods"])
+    names = list(instance["periods"])
     result = []
-    for t in range(1, periods + 1):
+    for t, name in enumerate(names, start=1):
         for a in instance["arcs"]:
             result.append(
                 ExpandedArc(
                     tail=expanded_index(instance, a["from"], t),
                     head=expanded_index(instance, a["to"], t),
-                    capacity=a["capacity"][t - 1],
-                    cost=a["cost"][t - 1],
+                    capacity=a["capacity_by_period"][name],
+                    cost=a["cost_by_period"][name],
                     arc=a["id"],
                     period=t,
                 )
             )
-    for t in range(1, periods):
-        for node in instance["nodes"]:
+    for t, name in enumerate(names[:-1], start=1):
+        for node, store in instance["storage"].items():
             result.append(
                 ExpandedArc(
                     tail=expanded_index(instance, node, t),
                     head=expanded_index(instance, node, t + 1),
-                    capacity=instance["storage_capacity"][str(node)],
-                    cost=instance["holding_cost"][str(node)],
-                    node=str(node),
+                    capacity=store["capacity"],
+                    cost=store["holding_cost_by_period"][name],
+                    node=node,
                     period=t,
                 )
             )
@@ -224,11 +274,16 @@ def expanded_arcs(instance: Mapping[str, Any]) -> list[ExpandedArc]:
 
 
 def expanded_supply(instance: Mapping[str, Any]) -> dict[int, int]:
-    return {
-        expanded_index(instance, node, t + 1): int(values[t])
-        for node, values in instance["supply"].items()
-        for t in range(int(instance["periods"]))
+    """Net supply of every node copy; a warehouse's initial inventory enters at its first copy."""
+    names = list(instance["periods"])
+    supply = {
+        expanded_index(instance, node, t): int(values[name])
+        for node, values in instance["net_supply_by_node_period"].items()
+        for t, name in enumerate(names, start=1)
     }
+    for node, store in instance["storage"].items():
+        supply[expanded_index(instance, node, 1)] += int(store["initial_inventory"])
+    return supply
 
 
 def _total_supply(instance: Mapping[str, Any]) -> int:
@@ -262,9 +317,9 @@ def structural_problems(instance: Mapping[str, Any], difficulty: str) -> list[st
         problems.append("structure: arc count outside the regime")
     if len(set(pairs)) != len(pairs) or any((v, u) in set(pairs) for u, v in pairs):
         problems.append("structure: duplicate or antiparallel arcs")
-    supply = {int(n): values for n, values in instance["supply"].items()}
-    if sum(sum(values) for values in supply.values()) != 0:
-        problems.append("structure: total supply differs from total demand over the horizon")
+    if sum(expanded_supply(instance).values()) != 0:
+        problems.append("structure: supply and initial stock differ from demand over the horizon")
+    supply = {int(n): list(values.values()) for n, values in instance["net_supply_by_node_period"].items()}
     sources = [n for n, values in supply.items() if any(v > 0 for v in values)]
     sinks = [n for n, values in supply.items() if any(v < 0 for v in values)]
     if len(sources) < 2 or len(sinks) < 2:
@@ -291,17 +346,26 @@ def _solve(instance: Mapping[str, Any], arcs: list[ExpandedArc], costs: list[int
 
 
 def decisions(instance: Mapping[str, Any], arcs: list[ExpandedArc], flows: list[int]) -> dict[str, Any]:
-    """``flows`` per period (``{"t": {"u_v": x}}``) and ``storage`` per period (``{"t": {"i": s}}``,
-    the stock node ``i`` carries from period t into t + 1, for t before the last period)."""
-    periods = int(instance["periods"])
-    by_period: dict[str, dict[str, int]] = {str(t): {} for t in range(1, periods + 1)}
-    storage: dict[str, dict[str, int]] = {str(t): {} for t in range(1, periods)}
+    """The official decision keys: ``flows_by_period`` (period → arc id → flow) and
+    ``inventory_by_node`` (warehouse → period → end-of-period inventory; none is left after the
+    last period), with the routing and holding parts of the cost."""
+    names = list(instance["periods"])
+    by_period: dict[str, dict[str, int]] = {name: {} for name in names}
+    inventory = {node: dict.fromkeys(names, 0) for node in instance["storage"]}
+    routing = holding = 0
     for e, value in zip(arcs, flows, strict=True):
         if e.arc is not None:
-            by_period[str(e.period)][e.arc] = value
+            by_period[names[e.period - 1]][e.arc] = value
+            routing += e.cost * value
         elif e.node is not None:
-            storage[str(e.period)][e.node] = value
-    return {"flows": by_period, "storage": storage}
+            inventory[e.node][names[e.period - 1]] = value
+            holding += e.cost * value
+    return {
+        "routing_cost_total": routing,
+        "holding_cost_total": holding,
+        "flows_by_period": by_period,
+        "inventory_by_node": inventory,
+    }
 
 
 def reference_solve(instance: Mapping[str, Any]) -> ReferenceSolution:
@@ -316,32 +380,39 @@ def reference_solve(instance: Mapping[str, Any]) -> ReferenceSolution:
 
 
 def cross_check(instance: Mapping[str, Any]) -> tuple[str, float]:
-    """The multi-period LP in period-indexed variables (transport x[a,t], stock s[i,t]) solved by
-    HiGHS through SciPy; the constraint matrix is a network matrix, so the LP optimum is integral."""
+    """The multi-period LP in period-indexed variables (transport x[a,t], end-of-period inventory
+    I[w,t] at warehouses, I[w,0] the initial inventory, I[w,T] = 0) solved by HiGHS through SciPy;
+    the constraint matrix is a network matrix, so the LP optimum is integral."""
     nodes = [str(n) for n in instance["nodes"]]
-    periods = int(instance["periods"])
+    names = list(instance["periods"])
+    periods = len(names)
     arcs = instance["arcs"]
-    n, m = len(nodes), len(arcs)
+    stores = list(instance["storage"])
+    n, m, w = len(nodes), len(arcs), len(stores)
     x_index = {(j, t): t * m + j for t in range(periods) for j in range(m)}
-    s_index = {(i, t): periods * m + t * n + i for t in range(periods - 1) for i in range(n)}
-    size = periods * m + (periods - 1) * n
+    s_index = {(k, t): periods * m + t * w + k for t in range(periods - 1) for k in range(w)}
+    size = periods * m + (periods - 1) * w
     cost = np.zeros(size)
     upper = np.zeros(size)
     equality = np.zeros((n * periods, size))
     rhs = np.zeros(n * periods)
-    for t in range(periods):
+    for t, name in enumerate(names):
         for j, a in enumerate(arcs):
             col = x_index[(j, t)]
-            cost[col], upper[col] = a["cost"][t], a["capacity"][t]
+            cost[col], upper[col] = a["cost_by_period"][name], a["capacity_by_period"][name]
             equality[t * n + nodes.index(str(a["from"])), col] += 1.0
             equality[t * n + nodes.index(str(a["to"])), col] -= 1.0
         for i, node in enumerate(nodes):
-            rhs[t * n + i] = instance["supply"][node][t]
-            if t < periods - 1:  # stock leaving period t enters period t + 1
-                col = s_index[(i, t)]
-                cost[col], upper[col] = instance["holding_cost"][node], instance["storage_capacity"][node]
-                equality[t * n + i, col] += 1.0
-                equality[(t + 1) * n + i, col] -= 1.0
+            rhs[t * n + i] = instance["net_supply_by_node_period"][node][name]
+        for k, node in enumerate(stores):
+            store = instance["storage"][node]
+            if t == 0:
+                rhs[nodes.index(node)] += store["initial_inventory"]
+            if t < periods - 1:  # inventory at the end of period t enters period t + 1
+                col = s_index[(k, t)]
+                cost[col], upper[col] = store["holding_cost_by_period"][name], store["capacity"]
+                equality[t * n + nodes.index(node), col] += 1.0
+                equality[(t + 1) * n + nodes.index(node), col] -= 1.0
     result = linprog(c=cost, A_eq=equality, b_eq=rhs, bounds=list(zip([0.0] * size, upper, strict=True)))
     if result.status != 0:
         raise Rejected("cross-check: LP did not solve", result.message)
@@ -352,7 +423,9 @@ def solution_problems(
     instance: Mapping[str, Any], reference: ReferenceSolution, difficulty: str
 ) -> list[str]:
     solution = reference.solution
-    if not any(value > 0 for stock in solution["storage"].values() for value in stock.values()):
+    names = list(instance["periods"])
+    carried = [levels[name] > 0 for levels in solution["inventory_by_node"].values() for name in names[:-1]]
+    if not any(carried):
         return ["nontrivial: no stock is carried between periods"]
     if not binding_capacities(instance, reference):
         return ["nontrivial: no capacity binds at the optimum"]
@@ -364,15 +437,15 @@ def solution_problems(
 
 
 def binding_capacities(instance: Mapping[str, Any], reference: ReferenceSolution) -> list[str]:
-    """Saturated transport arcs (``"u_v@t"``) and storages (``"stock i@t"``) at the reference optimum."""
+    """Saturated transport arcs (``"e3@t2"``) and warehouses (``"stock 4@t1"``) at the optimum."""
     solution = reference.solution
     found = []
-    for t, flows in solution["flows"].items():
+    for t, flows in solution["flows_by_period"].items():
         for a in instance["arcs"]:
-            if flows[a["id"]] == a["capacity"][int(t) - 1]:
+            if flows[a["id"]] == a["capacity_by_period"][t]:
                 found.append(f"{a['id']}@{t}")
-    for t, stock in solution["storage"].items():
-        for node, value in stock.items():
-            if value == instance["storage_capacity"][node]:
+    for node, levels in solution["inventory_by_node"].items():
+        for t, value in levels.items():
+            if value == instance["storage"][node]["capacity"]:
                 found.append(f"stock {node}@{t}")
     return found
