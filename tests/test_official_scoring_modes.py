@@ -68,6 +68,15 @@ def _disagreeing_path(answer: dict[str, Any], instance: dict[str, Any]) -> None:
     answer["optimal_path"] = [1, 2, 4, 6, 7]
 
 
+def _dual_resource_bound_exceeded(answer: dict[str, Any], instance: dict[str, Any]) -> None:
+    """The instance rewritten in the official dual-resource form, which has no ``resource_bound``."""
+    instance.pop("resource_bound")
+    instance["resource_names"] = [instance["resource_name"]]
+    instance["resource_bounds"] = {instance["resource_name"]: 5}  # the reference path uses 6
+    for arc in instance["arcs"]:
+        arc["resource_values"] = {instance["resource_name"]: arc.pop("resource")}
+
+
 def _inventory_off_storage(answer: dict[str, Any], instance: dict[str, Any]) -> None:
     answer["inventory_by_node"]["2"] = {"t1": 0, "t2": 0, "t3": 0}
 
@@ -92,6 +101,7 @@ def _unknown_demand_point(answer: dict[str, Any], instance: dict[str, Any]) -> N
         ("mcf_m_002", _unknown_arc, "infeasible_solution"),
         ("cnd_e_001", _flow_on_uninstalled_arc, "infeasible_solution"),
         ("rcsp_e_001", _disagreeing_path, "infeasible_solution"),
+        ("rcsp_e_001", _dual_resource_bound_exceeded, "infeasible_solution"),
         ("tempnf_e_001", _inventory_off_storage, "infeasible_solution"),
         ("fl_h__004", _budget_lowered, "infeasible_solution"),
         ("gap_h_009", _unknown_task, "infeasible_solution"),
