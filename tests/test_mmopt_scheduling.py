@@ -471,10 +471,20 @@ def test_damaged_job_shop_packages_are_named_with_their_check(tmp_path):
 # planted causes: a misread value, a dropped constraint and a heuristic answer per subcategory,
 # run as a user runs the benchmark (subprocess pytest, the real sandbox), two-stage setting
 
-PLANTED_MIX: tuple[tuple[str, str, str], ...] = tuple(
-    (name, f"{PREFIXES[name]}_{instance}", cause)
-    for name in ("job_shop_scheduling", "parallel_machine_scheduling")  # the folders with planting hooks
-    for instance, cause in (("e_002", "misread_value"), ("m_001", "drop_constraint"), ("h_003", "heuristic"))
+PLANTED_MIX: tuple[tuple[str, str, str], ...] = (
+    *(
+        (name, f"{PREFIXES[name]}_{instance}", cause)
+        for name in ("job_shop_scheduling", "parallel_machine_scheduling")
+        for instance, cause in (
+            ("e_002", "misread_value"),
+            ("m_001", "drop_constraint"),
+            ("h_003", "heuristic"),
+        )
+    ),
+    # rcpsp: the serial schedule is optimal on h_003, so its heuristic is planted in h_004
+    ("rcpsp", "rcpsp_e_002", "misread_value"),
+    ("rcpsp", "rcpsp_m_001", "drop_constraint"),
+    ("rcpsp", "rcpsp_h_004", "heuristic"),
 )
 
 
