@@ -260,9 +260,9 @@ def _checks(report: Any, package: str) -> dict[str, list[str]]:
 
 
 def test_damaged_packages_are_named_with_their_check(tmp_path):
-    base = f"{FAMILY}/{NAME}/hard"
+    base = f"{FAMILY}/{NAME}/medium"
     kinds = ("intact", "duration", "objective", "panel", "extra", "missing")
-    names = {kind: f"{base}/fhfss_h_00{k}" for k, kind in enumerate(kinds, 1)}
+    names = {kind: f"{base}/fhfss_m_00{k}" for k, kind in enumerate(kinds, 1)}
     for rel in names.values():
         if not (ROOT / rel).is_dir():
             pytest.skip("flow-shop fixtures not generated")
@@ -281,11 +281,11 @@ def test_damaged_packages_are_named_with_their_check(tmp_path):
     solution["objective_value"] += 1
     _rewrite(package, "ground_truth/solution_ref.json", dumps_canonical(solution).encode())
 
-    package = tmp_path / names["panel"]  # the eligibility panel is gone
-    (package / "visuals/visual_2.png").unlink()
+    package = tmp_path / names["panel"]  # the processing-time panel is gone
+    (package / "visuals/visual_1.png").unlink()
     meta = _load(package, "meta.json")
-    meta["visuals"] = meta["visuals"][:2]
-    meta["checksums"].pop("visuals/visual_2.png")
+    meta["visuals"] = meta["visuals"][:1]
+    meta["checksums"].pop("visuals/visual_1.png")
     (package / "meta.json").write_text(dumps_canonical(meta), encoding="utf-8")
 
     for kind, change in (("extra", 1), ("missing", -1)):  # a matrix with a job more / fewer
@@ -296,7 +296,6 @@ def test_damaged_packages_are_named_with_their_check(tmp_path):
             new = f"J{len(jobs) + 1}"
             jobs.append(new)
             instance["processing_time"][new] = dict(instance["processing_time"][jobs[0]])
-            instance["eligible_machines"][new] = copy.deepcopy(instance["eligible_machines"][jobs[0]])
         else:
             jobs.pop()
         _rewrite(package, "visuals/visual_1.png", generator.render(instance)[1].png)
@@ -307,7 +306,7 @@ def test_damaged_packages_are_named_with_their_check(tmp_path):
     assert "visual_png" in duration and "regeneration" in duration and "artifacts" not in duration
     assert {"reference_solve", "cross_check", "validator"} <= set(_checks(report, names["objective"]))
     panel = _checks(report, names["panel"])
-    assert any("renders 3 visual(s), the package ships 2" in m for m in panel["visual_png"]), panel
+    assert any("renders 2 visual(s), the package ships 1" in m for m in panel["visual_png"]), panel
     for kind in ("extra", "missing"):
         checks = _checks(report, names[kind])
         assert "visual_png" in checks and "artifacts" not in checks, checks

@@ -282,9 +282,9 @@ def _checks(report: Any, package: str) -> dict[str, list[str]]:
 
 
 def test_damaged_packages_are_named_with_their_check(tmp_path):
-    base = f"{FAMILY}/{NAME}/hard"
+    base = f"{FAMILY}/{NAME}/medium"
     kinds = ("intact", "demand", "objective", "panel", "extra", "missing")
-    names = {kind: f"{base}/wpss_h_00{k}" for k, kind in enumerate(kinds, 1)}
+    names = {kind: f"{base}/wpss_m_00{k}" for k, kind in enumerate(kinds, 1)}
     for rel in names.values():
         if not (ROOT / rel).is_dir():
             pytest.skip("workforce fixtures not generated")
@@ -303,11 +303,11 @@ def test_damaged_packages_are_named_with_their_check(tmp_path):
     solution["objective_value"] += 1
     _rewrite(package, "ground_truth/solution_ref.json", dumps_canonical(solution).encode())
 
-    package = tmp_path / names["panel"]  # the availability panel is gone
-    (package / "visuals/visual_2.png").unlink()
+    package = tmp_path / names["panel"]  # the worker profile and availability panel is gone
+    (package / "visuals/visual_1.png").unlink()
     meta = _load(package, "meta.json")
-    meta["visuals"] = meta["visuals"][:2]
-    meta["checksums"].pop("visuals/visual_2.png")
+    meta["visuals"] = meta["visuals"][:1]
+    meta["checksums"].pop("visuals/visual_1.png")
     (package / "meta.json").write_text(dumps_canonical(meta), encoding="utf-8")
 
     for kind, change in (("extra", 1), ("missing", -1)):  # a profile table with a worker more / fewer
@@ -331,7 +331,7 @@ def test_damaged_packages_are_named_with_their_check(tmp_path):
     assert "visual_png" in demand and "regeneration" in demand and "artifacts" not in demand
     assert {"reference_solve", "cross_check", "validator"} <= set(_checks(report, names["objective"]))
     panel = _checks(report, names["panel"])
-    assert any("renders 3 visual(s), the package ships 2" in m for m in panel["visual_png"]), panel
+    assert any("renders 2 visual(s), the package ships 1" in m for m in panel["visual_png"]), panel
     for kind in ("extra", "missing"):
         checks = _checks(report, names[kind])
         assert "visual_png" in checks and "artifacts" not in checks, checks
