@@ -181,21 +181,16 @@ def test_generalized_assignment_validator():
     check = _generator("generalized_assignment_problem").check_solution
     verdict = check(instance, solution)
     assert verdict.feasible and verdict.objective == solution["objective_value"]
-    assignment = solution["assignment"]
-    assert check(instance, {"assignment": {j[1:]: a[1:] for j, a in assignment.items()}}).feasible
-
-    everything_to_one = check(
-        instance, {"assignment": dict.fromkeys(instance["jobs"], instance["agents"][0])}
-    )
-    assert not everything_to_one.feasible and any(
-        "above its capacity" in p for p in everything_to_one.problems
-    )
-    first = instance["jobs"][0]
-    missing = check(instance, {"assignment": {j: a for j, a in assignment.items() if j != first}})
-    assert not missing.feasible and f"job {first} is not assigned" in missing.problems
-    unknown = check(instance, {"assignment": {**assignment, first: "A42"}})
-    assert not unknown.feasible
-    lying = check(instance, {"assignment": assignment, "objective_value": solution["objective_value"] - 1})
+    assignment = solution["assignments"]
+    tasks, agents = instance["sets"]["tasks"], instance["sets"]["agents"]
+    everything_to_one = check(instance, {"assignments": dict.fromkeys(tasks, agents[0])})
+    assert not everything_to_one.feasible and any("exceeds capacity" in p for p in everything_to_one.problems)
+    first = tasks[0]
+    missing = check(instance, {"assignments": {j: a for j, a in assignment.items() if j != first}})
+    assert not missing.feasible and f"task {first} is not assigned" in missing.problems
+    unknown = check(instance, {"assignments": {**assignment, first: "A42"}})
+    assert not unknown.feasible and f"task {first} may not go to agent A42" in unknown.problems
+    lying = check(instance, {"assignments": assignment, "objective_value": solution["objective_value"] - 1})
     assert not lying.feasible
 
 
@@ -240,14 +235,13 @@ def test_greedy_assignment_and_cheapest_agent_checks():
     assert ba_generator.solution_problems(instance, reference, "easy") == []
 
     gap = {
-        "agents": ["A1", "A2"],
-        "jobs": ["J1", "J2"],
-        "cost": {"A1": {"J1": 1, "J2": 1}, "A2": {"J1": 5, "J2": 5}},
-        "resource_use": {"A1": {"J1": 3, "J2": 3}, "A2": {"J1": 3, "J2": 3}},
-        "capacity": {"A1": 4, "A2": 4},
+        "sets": {"agents": ["A1", "A2"], "tasks": ["J1", "J2"]},
+        "cost_matrix": {"A1": {"J1": 1, "J2": 1}, "A2": {"J1": 5, "J2": 5}},
+        "resource_matrix": {"A1": {"J1": 3, "J2": 3}, "A2": {"J1": 3, "J2": 3}},
+        "agent_capacities": {"A1": 4, "A2": 4},
     }
     assert gap_generator.overloaded_by_cheapest(gap) == ["A1"]
-    loose = {**gap, "capacity": {"A1": 6, "A2": 4}}
+    loose = {**gap, "agent_capacities": {"A1": 6, "A2": 4}}
     assert gap_generator.overloaded_by_cheapest(loose) == []
     solved = gap_generator.reference_solve(loose)
     assert gap_generator.solution_problems(loose, solved, "easy")
@@ -287,7 +281,7 @@ def test_label_audit_catches_an_extra_and_a_changed_value(name):
         forbidden_worker, forbidden_task = instance["forbidden"][0]
         tampered["weights"][forbidden_worker][forbidden_task] = 7  # a forbidden cell now shows a number
     else:
-        tampered["capacity"][instance["agents"][0]] += 1
+        tampered["agent_capacities"][instance["sets"]["agents"][0]] += 1
     problems = [p for visual in generator.render(tampered) for p in label_problems(visual, expected)]
     assert any("drawn as" in p for p in problems), problems
     if name == "set_covering_partitioning":
@@ -331,7 +325,10 @@ def test_shipped_package_is_verified_and_nontrivial(package):
     assert text_value_problems(task, generator.visual_values(instance), solution["objective_value"]) == []
     assert all(f"visual_{i}.png" in task for i in range(len(meta["visuals"])))
     task = " ".join(task.split())
-    decision = {"set_covering_partitioning": '"selected"'}.get(name, '"assignment"')
+    decision = {
+        "set_covering_partitioning": '"selected"',
+        "generalized_assignment_problem": '"assignments"',
+    }.get(name, '"assignment"')
     assert decision in task and '"objective_value"' in task
     if name == "set_covering_partitioning":
         assert ("exactly one selected subset" in task) == (instance["variant"] == "partitioning")

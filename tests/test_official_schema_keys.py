@@ -28,7 +28,6 @@ KNOWN_FAILURES: dict[str, str] = {
         (
             "bipartite_assignment",
             "facility_location",
-            "generalized_assignment_problem",
             "p_median_center",
             "set_covering_partitioning",
         ),

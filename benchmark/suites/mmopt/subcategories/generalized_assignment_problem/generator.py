@@ -75,19 +75,21 @@ def instantiate(rng: random.Random, structure: Structure, difficulty: str) -> di
             for job in structure.jobs
         }
         capacity[agent] = int(tightness * sum(use[agent].values()) / len(structure.agents))
-    return {
-        "problem": "generalized_assignment_problem",
-        "agents": list(structure.agents),
-        "jobs": list(structure.jobs),
-        "cost": cost,
-        "resource_use": use,
-        "capacity": capacity,
+    everyone = list(structure.agents)
+    return {  # the official schema; every agent may take every task
+        "variant_type": "generalized_assignment_problem",
+        "sets": {"agents": everyone, "tasks": list(structure.jobs)},
+        "agent_capacities": capacity,
+        "feasible_assignments": {agent: list(structure.jobs) for agent in structure.agents},
+        "task_feasible_agents": {job: everyone for job in structure.jobs},
+        "cost_matrix": cost,
+        "resource_matrix": use,
     }
 
 
 def structural_problems(instance: Mapping[str, Any], difficulty: str) -> list[str]:
     regime = REGIMES[difficulty]
-    agents, jobs = instance["agents"], instance["jobs"]
+    agents, jobs = instance["sets"]["agents"], instance["sets"]["tasks"]
     problems = []
     if (
         not regime.agents[0] <= len(agents) <= regime.agents[1]
@@ -95,26 +97,26 @@ def structural_problems(instance: Mapping[str, Any], difficulty: str) -> list[st
     ):
         problems.append("structure: agent or job count outside the regime")
     for agent in agents:
-        if max(instance["resource_use"][agent].values()) > instance["capacity"][agent]:
+        if max(instance["resource_matrix"][agent].values()) > instance["agent_capacities"][agent]:
             problems.append("structure: a single job exceeds an agent's capacity")
             break
-    total_capacity = sum(instance["capacity"].values())
-    if sum(min(instance["resource_use"][a][j] for a in agents) for j in jobs) > total_capacity:
+    total_capacity = sum(instance["agent_capacities"].values())
+    if sum(min(instance["resource_matrix"][a][j] for a in agents) for j in jobs) > total_capacity:
         problems.append("structure: total capacity is below the least total resource use")
     return problems
 
 
 def _arrays(instance: Mapping[str, Any]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    agents, jobs = instance["agents"], instance["jobs"]
-    cost = np.array([[instance["cost"][a][j] for j in jobs] for a in agents], dtype=int)
-    use = np.array([[instance["resource_use"][a][j] for j in jobs] for a in agents], dtype=int)
-    capacity = np.array([instance["capacity"][a] for a in agents], dtype=int)
+    agents, jobs = instance["sets"]["agents"], instance["sets"]["tasks"]
+    cost = np.array([[instance["cost_matrix"][a][j] for j in jobs] for a in agents], dtype=int)
+    use = np.array([[instance["resource_matrix"][a][j] for j in jobs] for a in agents], dtype=int)
+    capacity = np.array([instance["agent_capacities"][a] for a in agents], dtype=int)
     return cost, use, capacity
 
 
 def reference_solve(instance: Mapping[str, Any]) -> ReferenceSolution:
     """CP-SAT on the 0/1 model, one worker and a fixed seed so the returned optimum is reproducible."""
-    agents, jobs = instance["agents"], instance["jobs"]
+    agents, jobs = instance["sets"]["agents"], instance["sets"]["tasks"]
     cost, use, capacity = _arrays(instance)
     model = cp_model.CpModel()
     x = [[model.new_bool_var(f"{a}_{j}") for j in jobs] for a in agents]
@@ -136,12 +138,16 @@ def reference_solve(instance: Mapping[str, Any]) -> ReferenceSolution:
         job: agents[next(a for a in range(len(agents)) if solver.boolean_value(x[a][j]))]
         for j, job in enumerate(jobs)
     }
-    total = int(sum(instance["cost"][agent][job] for job, agent in assignment.items()))
+    total = int(sum(instance["cost_matrix"][agent][job] for job, agent in assignment.items()))
     solution = {
         "status": "optimal",
         "objective_value": total,
         "objective_exact": total,
-        "assignment": assignment,
+        "assignments": assignment,
+        "agent_loads": {
+            a: sum(int(use[k, j]) for j, job in enumerate(jobs) if assignment[job] == a)
+            for k, a in enumerate(agents)
+        },
     }
     return ReferenceSolution(solution=solution, method="ortools.sat CP-SAT (0/1 model, proven optimal)")
 
@@ -177,7 +183,7 @@ def overloaded_by_cheapest(instance: Mapping[str, Any]) -> list[str]:
     load = np.zeros(len(capacity), dtype=int)
     for j, a in enumerate(cheapest):
         load[a] += use[a, j]
-    return [instance["agents"][a] for a in range(len(capacity)) if load[a] > capacity[a]]
+    return [instance["sets"]["agents"][a] for a in range(len(capacity)) if load[a] > capacity[a]]
 
 
 def solution_problems(
@@ -185,6 +191,6 @@ def solution_problems(
 ) -> list[str]:
     if not overloaded_by_cheapest(instance):
         return ["nontrivial: the cheapest agent per job already respects every capacity"]
-    if len(set(reference.solution["assignment"].values())) < 2:
+    if len(set(reference.solution["assignments"].values())) < 2:
         return ["nontrivial: one agent takes every job"]
     return []

@@ -25,7 +25,7 @@ USE_NOTES = (
 
 
 def split(instance: Mapping[str, Any]) -> bool:
-    return len(instance["jobs"]) > JOBS_PER_FIGURE
+    return len(instance["sets"]["tasks"]) > JOBS_PER_FIGURE
 
 
 def _prefixes(instance: Mapping[str, Any]) -> tuple[str, str]:
@@ -34,29 +34,31 @@ def _prefixes(instance: Mapping[str, Any]) -> tuple[str, str]:
 
 
 def _cost_table(instance: Mapping[str, Any], prefix: str) -> Table:
-    jobs = list(instance["jobs"])
+    jobs = list(instance["sets"]["tasks"])
     return Table(
         title=COST_TITLE,
         corner="agent",
         column_headers=[TableCell(j, key=f"{prefix}/job:{j}", bold=True) for j in jobs],
-        row_headers=[TableCell(a, key=f"{prefix}/agent:{a}", bold=True) for a in instance["agents"]],
+        row_headers=[TableCell(a, key=f"{prefix}/agent:{a}", bold=True) for a in instance["sets"]["agents"]],
         cells=[
-            [TableCell(str(instance["cost"][a][j]), key=f"{prefix}/entry:{a}/{j}") for j in jobs]
-            for a in instance["agents"]
+            [TableCell(str(instance["cost_matrix"][a][j]), key=f"{prefix}/entry:{a}/{j}") for j in jobs]
+            for a in instance["sets"]["agents"]
         ],
         bold_every=5,
     )
 
 
 def _use_table(instance: Mapping[str, Any], prefix: str) -> Table:
-    jobs = list(instance["jobs"])
+    jobs = list(instance["sets"]["tasks"])
     columns = [TableCell("capacity", bold=True)]
     columns += [TableCell(j, key=f"{prefix}/job:{j}", bold=True) for j in jobs]
     cells = []
-    for agent in instance["agents"]:
-        line = [TableCell(str(instance["capacity"][agent]), key=f"{prefix}/capacity:{agent}", bold=True)]
+    for agent in instance["sets"]["agents"]:
+        line = [
+            TableCell(str(instance["agent_capacities"][agent]), key=f"{prefix}/capacity:{agent}", bold=True)
+        ]
         line += [
-            TableCell(str(instance["resource_use"][agent][j]), key=f"{prefix}/entry:{agent}/{j}")
+            TableCell(str(instance["resource_matrix"][agent][j]), key=f"{prefix}/entry:{agent}/{j}")
             for j in jobs
         ]
         cells.append(line)
@@ -64,7 +66,7 @@ def _use_table(instance: Mapping[str, Any], prefix: str) -> Table:
         title=USE_TITLE,
         corner="agent",
         column_headers=columns,
-        row_headers=[TableCell(a, key=f"{prefix}/agent:{a}", bold=True) for a in instance["agents"]],
+        row_headers=[TableCell(a, key=f"{prefix}/agent:{a}", bold=True) for a in instance["sets"]["agents"]],
         cells=cells,
         thick_after=(0,),
         bold_every=5,
@@ -83,21 +85,25 @@ def expected_labels(instance: Mapping[str, Any]) -> list[ExpectedLabel]:
     cost_prefix, use_prefix = _prefixes(instance)
     labels = []
     for prefix in (cost_prefix, use_prefix):
-        labels += [ExpectedLabel(f"{prefix}/job:{j}", j) for j in instance["jobs"]]
-        labels += [ExpectedLabel(f"{prefix}/agent:{a}", a) for a in instance["agents"]]
-    for agent in instance["agents"]:
-        labels.append(ExpectedLabel(f"{use_prefix}/capacity:{agent}", str(instance["capacity"][agent])))
-        for job in instance["jobs"]:
+        labels += [ExpectedLabel(f"{prefix}/job:{j}", j) for j in instance["sets"]["tasks"]]
+        labels += [ExpectedLabel(f"{prefix}/agent:{a}", a) for a in instance["sets"]["agents"]]
+    for agent in instance["sets"]["agents"]:
+        labels.append(
+            ExpectedLabel(f"{use_prefix}/capacity:{agent}", str(instance["agent_capacities"][agent]))
+        )
+        for job in instance["sets"]["tasks"]:
             labels.append(
-                ExpectedLabel(f"{cost_prefix}/entry:{agent}/{job}", str(instance["cost"][agent][job]))
+                ExpectedLabel(f"{cost_prefix}/entry:{agent}/{job}", str(instance["cost_matrix"][agent][job]))
             )
             labels.append(
-                ExpectedLabel(f"{use_prefix}/entry:{agent}/{job}", str(instance["resource_use"][agent][job]))
+                ExpectedLabel(
+                    f"{use_prefix}/entry:{agent}/{job}", str(instance["resource_matrix"][agent][job])
+                )
             )
     return labels
 
 
 def visual_values(instance: Mapping[str, Any]) -> set[int]:
-    values = {int(v) for row in instance["cost"].values() for v in row.values()}
-    values |= {int(v) for row in instance["resource_use"].values() for v in row.values()}
-    return values | {int(v) for v in instance["capacity"].values()}
+    values = {int(v) for row in instance["cost_matrix"].values() for v in row.values()}
+    values |= {int(v) for row in instance["resource_matrix"].values() for v in row.values()}
+    return values | {int(v) for v in instance["agent_capacities"].values()}

@@ -37,7 +37,7 @@ Formulate this as an optimization model and write Python code with a function so
 no arguments, builds and solves the model, and returns a dict with the keys:
 - "status": "optimal" when an optimal solution is found;
 - "objective_value": the minimum total cost, as a number;
-- "assignment": a dict mapping each job name to the name of the agent it is assigned to, written
+- "assignments": a dict mapping each job name to the name of the agent it is assigned to, written
   as in the figures (for example {"J1": "A2", ...}).
 """
 
@@ -54,34 +54,34 @@ def task_input(instance: Mapping[str, Any]) -> str:
 
 
 def _matrix(instance: Mapping[str, Any], field: str) -> str:
-    header = "        " + " ".join(f"{j:>4}" for j in instance["jobs"])
+    header = "        " + " ".join(f"{j:>4}" for j in instance["sets"]["tasks"])
     rows = [
-        f"  {a:>4}  " + " ".join(f"{instance[field][a][j]:>4}" for j in instance["jobs"])
-        for a in instance["agents"]
+        f"  {a:>4}  " + " ".join(f"{instance[field][a][j]:>4}" for j in instance["sets"]["tasks"])
+        for a in instance["sets"]["agents"]
     ]
     return "\n".join([header, *rows])
 
 
 def canonical_specification(record: VerifiedRecord) -> str:
     instance = record.instance
-    capacities = ", ".join(f"{a} {instance['capacity'][a]}" for a in instance["agents"])
+    capacities = ", ".join(f"{a} {instance['agent_capacities'][a]}" for a in instance["sets"]["agents"])
     figures = "visual_0.png (costs) and visual_1.png (resources)" if split(instance) else "visual_0.png"
     return (
         f"Instance {record.instance_id} - generalized assignment ({record.difficulty})\n\n"
         "Problem\n"
         "  Assign every job to exactly one agent at least total cost; the resource the jobs of an\n"
         "  agent use may not exceed the agent's capacity.\n\n"
-        f"Agents ({len(instance['agents'])}): {', '.join(instance['agents'])}\n"
-        f"Jobs ({len(instance['jobs'])}): {', '.join(instance['jobs'])}\n"
+        f"Agents ({len(instance['sets']['agents'])}): {', '.join(instance['sets']['agents'])}\n"
+        f"Jobs ({len(instance['sets']['tasks'])}): {', '.join(instance['sets']['tasks'])}\n"
         f"Capacities: {capacities}\n\n"
-        f"Cost (rows agents, columns jobs):\n{_matrix(instance, 'cost')}\n\n"
-        f"Resource use (rows agents, columns jobs):\n{_matrix(instance, 'resource_use')}\n\n"
+        f"Cost (rows agents, columns jobs):\n{_matrix(instance, 'cost_matrix')}\n\n"
+        f"Resource use (rows agents, columns jobs):\n{_matrix(instance, 'resource_matrix')}\n\n"
         "Objective\n  minimize the sum of the costs of the chosen job-agent pairs.\n\n"
         "Visual interpretation\n"
         f"  {figures}: an agent x job cost table and an agent x job resource table whose first column\n"
         "  (behind a heavy rule) is the agent's capacity. Heavier grid lines every five columns only help\n"
         "  counting.\n\n"
-        "Output contract\n  solve() returns status, objective_value and assignment {job: agent}.\n"
+        "Output contract\n  solve() returns status, objective_value and assignments {job: agent}.\n"
     )
 
 
@@ -89,21 +89,21 @@ def math_model(record: VerifiedRecord) -> str:
     instance = record.instance
     solution = record.reference.solution
     rows = "\n".join(
-        f"| {a} | {j} | {instance['cost'][a][j]} | {instance['resource_use'][a][j]} |"
-        for a in instance["agents"]
-        for j in instance["jobs"]
+        f"| {a} | {j} | {instance['cost_matrix'][a][j]} | {instance['resource_matrix'][a][j]} |"
+        for a in instance["sets"]["agents"]
+        for j in instance["sets"]["tasks"]
     )
-    capacities = "\n".join(f"| {a} | {instance['capacity'][a]} |" for a in instance["agents"])
-    load = {a: 0 for a in instance["agents"]}
-    for job, agent in solution["assignment"].items():
-        load[agent] += instance["resource_use"][agent][job]
-    loads = ", ".join(f"{a} {load[a]}/{instance['capacity'][a]}" for a in instance["agents"])
-    pairs = ", ".join(f"{j}→{a}" for j, a in solution["assignment"].items())
+    capacities = "\n".join(f"| {a} | {instance['agent_capacities'][a]} |" for a in instance["sets"]["agents"])
+    load = {a: 0 for a in instance["sets"]["agents"]}
+    for job, agent in solution["assignments"].items():
+        load[agent] += instance["resource_matrix"][agent][job]
+    loads = ", ".join(f"{a} {load[a]}/{instance['agent_capacities'][a]}" for a in instance["sets"]["agents"])
+    pairs = ", ".join(f"{j}→{a}" for j, a in solution["assignments"].items())
     overloaded = ", ".join(overloaded_by_cheapest(instance))
     return f"""# Generalized assignment — {record.instance_id}
 
 ## Sets
-- $A$: agents ({len(instance["agents"])}), $J$: jobs ({len(instance["jobs"])})
+- $A$: agents ({len(instance["sets"]["agents"])}), $J$: jobs ({len(instance["sets"]["tasks"])})
 
 ## Parameters
 - $c_{{aj}}$: cost of assigning job $j$ to agent $a$
@@ -187,7 +187,7 @@ def solve() -> dict:
         "status": "optimal",
         "objective_value": total,
         "objective_exact": total,
-        "assignment": assignment,
+        "assignments": assignment,
     }}
 
 
@@ -198,7 +198,7 @@ if __name__ == "__main__":
 
 def solver_ref(record: VerifiedRecord) -> str:
     instance = record.instance
-    agents, jobs = instance["agents"], instance["jobs"]
+    agents, jobs = instance["sets"]["agents"], instance["sets"]["tasks"]
 
     def rows(field: str) -> str:
         return "\n".join(f"    {[instance[field][a][j] for j in jobs]!r},  # {a}" for a in agents)
@@ -207,15 +207,15 @@ def solver_ref(record: VerifiedRecord) -> str:
         instance_id=record.instance_id,
         agents=list(agents),
         jobs=list(jobs),
-        capacity=[instance["capacity"][a] for a in agents],
-        cost=rows("cost"),
-        resource=rows("resource_use"),
+        capacity=[instance["agent_capacities"][a] for a in agents],
+        cost=rows("cost_matrix"),
+        resource=rows("resource_matrix"),
     )
 
 
 def derive(record: VerifiedRecord) -> DerivedArtifacts:
     instance = record.instance
-    agents, jobs = len(instance["agents"]), len(instance["jobs"])
+    agents, jobs = len(instance["sets"]["agents"]), len(instance["sets"]["tasks"])
     tags = [
         "type_d_correlation",
         "binding_capacity",

@@ -1,30 +1,17 @@
-"""Scoring-time check of a returned job → agent assignment."""
+"""Scoring-time check of a returned generalized assignment: the official rules and the strict
+findings."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
-from benchmark.suites.mmopt.generation.flows import close, fmt, reported_objective
+from benchmark.suites.mmopt.official import solution_check
 from benchmark.suites.mmopt.subcategories.base import SolutionCheck
-from benchmark.suites.mmopt.subcategories.bipartite_assignment.validator import read_assignment
+from benchmark.suites.mmopt.subcategories.generalized_assignment_problem import official
 
 
 def check_solution(instance: Mapping[str, Any], solution: Mapping[str, Any]) -> SolutionCheck:
-    """Every job goes to exactly one known agent, no agent uses more than its capacity, and the
-    total cost is recomputed from the assignment."""
-    mapping, problems = read_assignment(
-        solution, instance["jobs"], instance["agents"], "J", "A", ("job", "agent")
-    )
-    load = dict.fromkeys(instance["agents"], 0)
-    total = 0.0
-    for job, agent in mapping.items():
-        load[agent] += instance["resource_use"][agent][job]
-        total += instance["cost"][agent][job]
-    for agent, used in load.items():
-        if used > instance["capacity"][agent]:
-            problems.append(f"agent {agent} uses {used}, above its capacity {instance['capacity'][agent]}")
-    reported = reported_objective(solution)
-    if reported is not None and not close(reported, total):
-        problems.append(f"reported objective {fmt(reported)} != recomputed cost {fmt(total)}")
-    return SolutionCheck(feasible=not problems, objective=total, problems=tuple(problems))
+    """Every task on a feasible agent, agent loads within capacity, and the summed cost recomputed,
+    as :mod:`.official` reads them."""
+    return solution_check(official, instance, solution)
