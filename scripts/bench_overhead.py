@@ -16,7 +16,8 @@ For MM-OptBench (every shipped subcategory) and Mamo, in one run on the same mac
 Each oracle configuration runs ``--repeat`` times and the median is reported. The machine should be
 idle: other load inflates every figure, the plain run most.
 
-    .venv/bin/python scripts/bench_overhead.py [--repeat 1] [--suite mmopt] [--only mmopt:maximum_flow]
+    .venv/bin/python scripts/bench_overhead.py [--repeat 1] [--suite mmopt] [--no-cold]
+        [--only mmopt:maximum_flow]
 """
 
 from __future__ import annotations
@@ -114,11 +115,13 @@ def load() -> list[float]:
     return [round(x, 2) for x in os.getloadavg()]
 
 
-def measure(suite: str, repeat: int, subcategories: list[str]) -> dict[str, object]:
+def measure(suite: str, repeat: int, subcategories: list[str], cold: bool = True) -> dict[str, object]:
     load_before = load()
     plain = plain_mmopt(subcategories) if suite == "mmopt" else plain_mamo(subcategories)
     print(f"{suite}: {len(plain)} references, plain {sum(plain):.1f} s", file=sys.stderr, flush=True)
-    configs = {"warm -n 1": ("warm", 1), "warm -n 2": ("warm", 2), "cold -n 1": ("cold", 1)}
+    configs = {"warm -n 1": ("warm", 1), "warm -n 2": ("warm", 2)}
+    if cold:
+        configs["cold -n 1"] = ("cold", 1)
     walls: dict[str, list[float]] = {name: [] for name in configs}
     runs: list[tuple[float, list[dict[str, object]]]] = []
     cases = 0
@@ -143,7 +146,7 @@ def measure(suite: str, repeat: int, subcategories: list[str]) -> dict[str, obje
         "oracle_s": oracle,
         "oracle_warm_n1_breakdown": where_time_went(*median_run),
         "ratio_oracle_n1_to_plain": round(oracle["warm -n 1"] / total, 3),
-        "speedup_warm_over_cold_n1": round(oracle["cold -n 1"] / oracle["warm -n 1"], 2),
+        "speedup_warm_over_cold_n1": round(oracle["cold -n 1"] / oracle["warm -n 1"], 2) if cold else None,
         "speedup_n1_to_n2": round(oracle["warm -n 1"] / oracle["warm -n 2"], 2),
     }
 
@@ -154,6 +157,7 @@ def main() -> None:
     )
     parser.add_argument("--repeat", type=int, default=1)
     parser.add_argument("--suite", action="append", choices=("mmopt", "mamo"), default=[])
+    parser.add_argument("--no-cold", action="store_true", help="leave out the cold -n 1 run (the slowest)")
     parser.add_argument(
         "--only", action="append", default=[], metavar="SUITE:SUBCATEGORY", help="a subset (repeatable)"
     )
@@ -163,7 +167,9 @@ def main() -> None:
     for item in args.only:
         suite, _, name = item.partition(":")
         only.setdefault(suite, []).append(name)
-    result: dict[str, object] = {suite: measure(suite, args.repeat, only.get(suite, [])) for suite in suites}
+    result: dict[str, object] = {
+        suite: measure(suite, args.repeat, only.get(suite, []), cold=not args.no_cold) for suite in suites
+    }
     result["repeat"] = args.repeat
     result["python"] = PYTHON
     # Set here, it makes every pytest process compile the harness's modules from source.
