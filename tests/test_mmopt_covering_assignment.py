@@ -118,26 +118,22 @@ def test_set_covering_validator():
     check = _generator("set_covering_partitioning").check_solution
     verdict = check(instance, solution)
     assert verdict.feasible and verdict.objective == solution["objective_value"]
-    chosen = solution["selected"]
-    costs = {s["id"]: s["cost"] for s in instance["subsets"]}
-    as_dict = {s["id"]: int(s["id"] in chosen) for s in instance["subsets"]}
-    assert check(instance, {"selected": as_dict}).feasible
-    assert check(instance, {"selected": [int(name[1:]) for name in chosen]}).feasible
-
-    dropped = check(instance, {"selected": chosen[1:]})
-    assert not dropped.feasible and any("is not covered" in p for p in dropped.problems)
+    chosen = solution["selected_subsets"]
+    costs = instance["subset_costs"]
+    dropped = check(instance, {"selected_subsets": chosen[1:]})
+    assert not dropped.feasible and any("is covered 0 times" in p for p in dropped.problems)
     assert dropped.objective == solution["objective_value"] - costs[chosen[0]]
-    unknown = check(instance, {"selected": [*chosen, "S999"]})
-    assert not unknown.feasible and "unknown subset 'S999'" in unknown.problems
-    lying = check(instance, {"selected": chosen, "objective_value": solution["objective_value"] - 1})
+    unknown = check(instance, {"selected_subsets": [*chosen, "S999"]})
+    assert not unknown.feasible and "unknown subset S999" in unknown.problems
+    lying = check(instance, {"selected_subsets": chosen, "objective_value": solution["objective_value"] - 1})
     assert not lying.feasible and any("reported objective" in p for p in lying.problems)
     assert not check(instance, {}).feasible
 
-    extra = next(s["id"] for s in instance["subsets"] if s["id"] not in chosen)
-    with_extra = check(instance, {"selected": [*chosen, extra]})
+    extra = next(name for name in instance["sets"]["S"] if name not in chosen)
+    with_extra = check(instance, {"selected_subsets": [*chosen, extra]})
     assert with_extra.objective == solution["objective_value"] + costs[extra]
-    if instance["variant"] == "partitioning":
-        assert not with_extra.feasible and any("exactly once" in p for p in with_extra.problems)
+    if instance["variant_type"] == "set_partitioning":
+        assert not with_extra.feasible and any("not exactly once" in p for p in with_extra.problems)
     else:
         assert with_extra.feasible
 
@@ -145,11 +141,11 @@ def test_set_covering_validator():
 def test_set_partitioning_rejects_double_cover_that_covering_accepts():
     instance, _ = _instance("set_covering_partitioning", "hard", 1)
     check = _generator("set_covering_partitioning").check_solution
-    everything = [s["id"] for s in instance["subsets"]]
-    covering = {**instance, "variant": "covering"}
-    partitioning = {**instance, "variant": "partitioning"}
-    assert check(covering, {"selected": everything}).feasible
-    assert not check(partitioning, {"selected": everything}).feasible
+    everything = list(instance["sets"]["S"])
+    covering = {**instance, "variant_type": "set_covering"}
+    partitioning = {**instance, "variant_type": "set_partitioning"}
+    assert check(covering, {"selected_subsets": everything}).feasible
+    assert not check(partitioning, {"selected_subsets": everything}).feasible
 
 
 def test_bipartite_assignment_validator():
@@ -200,11 +196,8 @@ def test_generalized_assignment_validator():
 
 def _scp(variant: str, subsets: list[tuple[int, list[str]]]) -> dict[str, Any]:
     elements = sorted({e for _, members in subsets for e in members})
-    return {
-        "variant": variant,
-        "elements": elements,
-        "subsets": [{"id": f"S{i}", "cost": c, "elements": m} for i, (c, m) in enumerate(subsets, 1)],
-    }
+    records = [{"id": f"S{i}", "cost": c, "elements": m} for i, (c, m) in enumerate(subsets, 1)]
+    return scp_generator.official_instance(variant, elements, records)
 
 
 def test_greedy_set_cover_is_fooled_by_a_cheap_large_subset():
@@ -217,7 +210,7 @@ def test_greedy_set_cover_is_fooled_by_a_cheap_large_subset():
     assert scp_generator.greedy_cost(instance) == 13
     assert scp_generator.solution_problems(instance, reference, "hard") == []
     stuck = _scp("partitioning", [(2, ["a", "b", "c"]), (3, ["a", "d"]), (3, ["b", "c", "e"])])
-    assert scp_generator.reference_solve(stuck).solution["selected"] == ["S2", "S3"]
+    assert scp_generator.reference_solve(stuck).solution["selected_subsets"] == ["S2", "S3"]
     assert scp_generator.greedy_cost(stuck) is None
 
 
@@ -271,8 +264,10 @@ def test_label_audit_catches_an_extra_and_a_changed_value(name):
         assert label_problems(visual, wanted) == []
     tampered = copy.deepcopy(instance)
     if name == "set_covering_partitioning":
-        subset = tampered["subsets"][0]
-        subset["elements"].append(next(e for e in instance["elements"] if e not in subset["elements"]))
+        first = instance["sets"]["S"][0]
+        subset = tampered["candidate_subsets"][first]
+        members = subset["covered_elements"]
+        members.append(next(e for e in instance["sets"]["E"] if e not in members))
         subset["cost"] += 1
     elif name == "bipartite_assignment":
         worker = instance["workers"][0]
@@ -326,12 +321,12 @@ def test_shipped_package_is_verified_and_nontrivial(package):
     assert all(f"visual_{i}.png" in task for i in range(len(meta["visuals"])))
     task = " ".join(task.split())
     decision = {
-        "set_covering_partitioning": '"selected"',
+        "set_covering_partitioning": '"selected_subsets"',
         "generalized_assignment_problem": '"assignments"',
     }.get(name, '"assignment"')
     assert decision in task and '"objective_value"' in task
     if name == "set_covering_partitioning":
-        assert ("exactly one selected subset" in task) == (instance["variant"] == "partitioning")
+        assert ("exactly one selected subset" in task) == (instance["variant_type"] == "set_partitioning")
     if name == "bipartite_assignment":
         assert ("maximize the total value" in task) == (instance["sense"] == "maximize")
 

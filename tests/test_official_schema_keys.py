@@ -29,7 +29,6 @@ KNOWN_FAILURES: dict[str, str] = {
             "bipartite_assignment",
             "facility_location",
             "p_median_center",
-            "set_covering_partitioning",
         ),
         "generator still emits the earlier schema",
     ),

@@ -11,9 +11,19 @@ from typing import Any
 
 from benchmark.suites.mmopt.generation.flows import close, fmt, reported_objective
 from benchmark.suites.mmopt.subcategories.base import SolutionCheck
-from benchmark.suites.mmopt.subcategories.set_covering_partitioning.validator import resolve_name
 
 ASSIGNMENT_KEYS = ("assignment", "assignments", "matching")
+
+
+def resolve_name(raw: Any, names: Mapping[str, str], prefix: str) -> str | None:
+    """The instance name a returned label means: the name itself (any case, spaces trimmed) or the
+    bare number of a drawn name (``3`` or ``"3"`` for ``"W3"``)."""
+    if isinstance(raw, bool):
+        return None
+    text = str(raw).strip()
+    if isinstance(raw, int) or text.isdigit():
+        text = f"{prefix}{int(text)}"
+    return names.get(text.lower())
 
 
 def _pairs(raw: Any) -> list[tuple[Any, Any]] | None:

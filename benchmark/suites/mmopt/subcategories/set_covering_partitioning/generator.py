@@ -137,18 +137,48 @@ def instantiate(rng: random.Random, structure: Structure, difficulty: str) -> di
     for index, members in enumerate(structure.members, start=1):
         cost = max(2, unit * len(members) + rng.randint(*regime.noise))
         subsets.append({"id": subset_name(index), "cost": cost, "elements": list(members)})
+    return official_instance(structure.variant, list(structure.elements), subsets)
+
+
+def official_instance(variant: str, elements: list[str], subsets: list[dict[str, Any]]) -> dict[str, Any]:
+    """The official schema: ``variant_type`` (``set_covering``/``set_partitioning``), ``sets.E``
+    and ``sets.S``, ``candidate_subsets: {name: {covered_elements, cost, cardinality}}``,
+    ``subset_costs`` and ``element_to_subsets``."""
     return {
-        "problem": "set_covering_partitioning",
-        "variant": structure.variant,
-        "elements": list(structure.elements),
-        "subsets": subsets,
+        "problem_type": "set_covering_partitioning",
+        "variant_type": f"set_{variant}",
+        "sets": {"E": elements, "S": [s["id"] for s in subsets]},
+        "candidate_subsets": {
+            s["id"]: {"covered_elements": s["elements"], "cost": s["cost"], "cardinality": len(s["elements"])}
+            for s in subsets
+        },
+        "subset_costs": {s["id"]: s["cost"] for s in subsets},
+        "element_to_subsets": {e: [s["id"] for s in subsets if e in s["elements"]] for e in elements},
     }
+
+
+def variant_of(instance: Mapping[str, Any]) -> str:
+    """``covering`` or ``partitioning``, from the official ``variant_type``."""
+    return str(instance["variant_type"]).removeprefix("set_")
+
+
+def elements_of(instance: Mapping[str, Any]) -> list[str]:
+    return list(instance["sets"]["E"])
+
+
+def subsets_of(instance: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The candidate subsets in order, each as ``{id, cost, elements}``."""
+    return [
+        {"id": name, "cost": instance["candidate_subsets"][name]["cost"],
+         "elements": list(instance["candidate_subsets"][name]["covered_elements"])}
+        for name in instance["sets"]["S"]
+    ]  # fmt: skip
 
 
 def structural_problems(instance: Mapping[str, Any], difficulty: str) -> list[str]:
     regime = REGIMES[difficulty]
-    elements = list(instance["elements"])
-    subsets = instance["subsets"]
+    elements = list(elements_of(instance))
+    subsets = subsets_of(instance)
     problems = []
     if not regime.elements[0] <= len(elements) <= regime.elements[1]:
         problems.append("structure: element count outside the regime")
@@ -165,9 +195,9 @@ def structural_problems(instance: Mapping[str, Any], difficulty: str) -> list[st
 
 def _incidence(instance: Mapping[str, Any]) -> np.ndarray:
     """Elements × subsets 0/1 matrix."""
-    row = {e: i for i, e in enumerate(instance["elements"])}
-    matrix = np.zeros((len(row), len(instance["subsets"])), dtype=int)
-    for j, subset in enumerate(instance["subsets"]):
+    row = {e: i for i, e in enumerate(elements_of(instance))}
+    matrix = np.zeros((len(row), len(subsets_of(instance))), dtype=int)
+    for j, subset in enumerate(subsets_of(instance)):
         for element in subset["elements"]:
             matrix[row[element], j] = 1
     return matrix
@@ -175,13 +205,13 @@ def _incidence(instance: Mapping[str, Any]) -> np.ndarray:
 
 def reference_solve(instance: Mapping[str, Any]) -> ReferenceSolution:
     """CP-SAT on the 0/1 model, one worker and a fixed seed so the returned optimum is reproducible."""
-    subsets = instance["subsets"]
+    subsets = subsets_of(instance)
     matrix = _incidence(instance)
     model = cp_model.CpModel()
     chosen = [model.new_bool_var(s["id"]) for s in subsets]
     for i in range(matrix.shape[0]):
         covering = sum(chosen[j] for j in np.flatnonzero(matrix[i]))
-        model.add(covering == 1 if instance["variant"] == PARTITIONING else covering >= 1)
+        model.add(covering == 1 if variant_of(instance) == PARTITIONING else covering >= 1)
     model.minimize(sum(s["cost"] * x for s, x in zip(subsets, chosen, strict=True)))
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1
@@ -192,15 +222,20 @@ def reference_solve(instance: Mapping[str, Any]) -> ReferenceSolution:
         raise Rejected("reference: solver did not certify optimality", solver.status_name(status))
     selected = [s["id"] for s, x in zip(subsets, chosen, strict=True) if solver.boolean_value(x)]
     cost = round(solver.objective_value)
-    solution = {"status": "optimal", "objective_value": cost, "objective_exact": cost, "selected": selected}
+    solution = {
+        "status": "optimal",
+        "objective_value": cost,
+        "objective_exact": cost,
+        "selected_subsets": selected,
+    }
     return ReferenceSolution(solution=solution, method="ortools.sat CP-SAT (0/1 model, proven optimal)")
 
 
 def cross_check(instance: Mapping[str, Any]) -> tuple[str, float]:
     """The same 0/1 program solved by HiGHS branch and bound through SciPy."""
     matrix = _incidence(instance)
-    costs = np.array([s["cost"] for s in instance["subsets"]], dtype=float)
-    upper = 1.0 if instance["variant"] == PARTITIONING else np.inf
+    costs = np.array([s["cost"] for s in subsets_of(instance)], dtype=float)
+    upper = 1.0 if variant_of(instance) == PARTITIONING else np.inf
     result = milp(
         c=costs,
         constraints=LinearConstraint(matrix, lb=1.0, ub=upper),
@@ -215,13 +250,13 @@ def cross_check(instance: Mapping[str, Any]) -> tuple[str, float]:
 def greedy_cost(instance: Mapping[str, Any]) -> int | None:
     """Cost of the cheapest-per-newly-covered-element greedy; ``None`` when it gets stuck (only
     possible in the partitioning variant, where a pick may not overlap earlier picks)."""
-    partition = instance["variant"] == PARTITIONING
-    uncovered = set(instance["elements"])
+    partition = variant_of(instance) == PARTITIONING
+    uncovered = set(elements_of(instance))
     covered: set[str] = set()
     total = 0
     while uncovered:
         best: tuple[float, int, Mapping[str, Any]] | None = None
-        for index, subset in enumerate(instance["subsets"]):
+        for index, subset in enumerate(subsets_of(instance)):
             members = set(subset["elements"])
             new = members & uncovered
             if not new or (partition and members & covered):
@@ -241,10 +276,10 @@ def greedy_cost(instance: Mapping[str, Any]) -> int | None:
 def solution_problems(
     instance: Mapping[str, Any], reference: ReferenceSolution, difficulty: str
 ) -> list[str]:
-    selected = reference.solution["selected"]
+    selected = reference.solution["selected_subsets"]
     if len(selected) < 2:
         return ["nontrivial: a single subset covers everything"]
-    if len(selected) == len(instance["subsets"]):
+    if len(selected) == len(subsets_of(instance)):
         return ["nontrivial: every subset is selected"]
     if REGIMES[difficulty].greedy_must_fail:
         greedy = greedy_cost(instance)

@@ -18,6 +18,7 @@ from typing import Any
 
 from benchmark.suites.mmopt.generation.protocol import ExpectedLabel, RenderedVisual
 from benchmark.suites.mmopt.generation.tables import Table, TableCell, render_tables
+from benchmark.suites.mmopt.subcategories.set_covering_partitioning.generator import elements_of, subsets_of
 
 ROWS_PER_FIGURE = 24
 MARK = "●"
@@ -31,7 +32,7 @@ NOTES = (
 
 def panels(instance: Mapping[str, Any]) -> list[list[Mapping[str, Any]]]:
     """The subsets of each figure, in order."""
-    subsets = list(instance["subsets"])
+    subsets = list(subsets_of(instance))
     count = math.ceil(len(subsets) / ROWS_PER_FIGURE)
     size = math.ceil(len(subsets) / count)
     return [subsets[i : i + size] for i in range(0, len(subsets), size)]
@@ -78,7 +79,7 @@ def render(instance: Mapping[str, Any]) -> list[RenderedVisual]:
     visuals = []
     for index, subsets in enumerate(parts):
         title = TITLE if len(parts) == 1 else f"{TITLE} (part {'ABCDEFGH'[index]})"
-        table = _table(instance["elements"], subsets, _prefix(instance, index), title)
+        table = _table(elements_of(instance), subsets, _prefix(instance, index), title)
         visuals.append(render_tables([table], NOTES))
     return visuals
 
@@ -87,7 +88,7 @@ def expected_labels(instance: Mapping[str, Any]) -> list[ExpectedLabel]:
     labels = []
     for index, subsets in enumerate(panels(instance)):
         prefix = _prefix(instance, index)
-        labels += [ExpectedLabel(f"{prefix}element:{e}", e) for e in instance["elements"]]
+        labels += [ExpectedLabel(f"{prefix}element:{e}", e) for e in elements_of(instance)]
         for subset in subsets:
             name = subset["id"]
             labels.append(ExpectedLabel(f"{prefix}subset:{name}", name))
@@ -97,4 +98,4 @@ def expected_labels(instance: Mapping[str, Any]) -> list[ExpectedLabel]:
 
 
 def visual_values(instance: Mapping[str, Any]) -> set[int]:
-    return {int(s["cost"]) for s in instance["subsets"]}
+    return {int(s["cost"]) for s in subsets_of(instance)}

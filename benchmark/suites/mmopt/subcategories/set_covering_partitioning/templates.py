@@ -13,7 +13,10 @@ from typing import Any
 from benchmark.suites.mmopt.generation.protocol import DerivedArtifacts, VerifiedRecord
 from benchmark.suites.mmopt.subcategories.set_covering_partitioning.generator import (
     PARTITIONING,
+    elements_of,
     greedy_cost,
+    subsets_of,
+    variant_of,
 )
 from benchmark.suites.mmopt.subcategories.set_covering_partitioning.renderer import panels
 
@@ -48,8 +51,8 @@ Formulate this as an optimization model and write Python code with a function so
 no arguments, builds and solves the model, and returns a dict with the keys:
 - "status": "optimal" when an optimal solution is found;
 - "objective_value": the minimum total cost, as a number;
-- "selected": the list of the names of the selected subsets, written as in the figure (for example
-  "S" followed by the subset's number).
+- "selected_subsets": the list of the names of the selected subsets, written as in the figure (for
+  example "S" followed by the subset's number).
 """
 
 
@@ -58,7 +61,7 @@ def _figures(instance: Mapping[str, Any]) -> list[str]:
 
 
 def task_input(instance: Mapping[str, Any]) -> str:
-    title, _, rule = _RULE[instance["variant"]]
+    title, _, rule = _RULE[variant_of(instance)]
     figures = _figures(instance)
     if len(figures) == 1:
         where = "The figure visual_0.png is a table with one row per subset and one column per element."
@@ -79,41 +82,43 @@ def task_input(instance: Mapping[str, Any]) -> str:
 
 def canonical_specification(record: VerifiedRecord) -> str:
     instance = record.instance
-    title, times, _ = _RULE[instance["variant"]]
+    title, times, _ = _RULE[variant_of(instance)]
     subsets = "\n".join(
         f"  {s['id']:>4}: cost {s['cost']:>3}  elements {{{', '.join(s['elements'])}}}"
-        for s in instance["subsets"]
+        for s in subsets_of(instance)
     )
     return (
         f"Instance {record.instance_id} - {title.lower()} ({record.difficulty})\n\n"
         "Problem\n"
         f"  Select subsets of least total cost so that every element lies in {times} selected subset.\n\n"
-        f"Variant: {instance['variant']}\n"
-        f"Elements ({len(instance['elements'])}): {', '.join(instance['elements'])}\n\n"
-        f"Subsets ({len(instance['subsets'])}; name, selection cost, members):\n{subsets}\n\n"
+        f"Variant: {variant_of(instance)}\n"
+        f"Elements ({len(elements_of(instance))}): {', '.join(elements_of(instance))}\n\n"
+        f"Subsets ({len(subsets_of(instance))}; name, selection cost, members):\n{subsets}\n\n"
         "Objective\n  minimize the sum of the costs of the selected subsets.\n\n"
         "Visual interpretation\n"
         f"  {' + '.join(_figures(instance))}: an incidence matrix, a row per subset (bold name, then its\n"
         "  cost behind a heavy rule), a column per element; a dot marks membership. Rows are split\n"
         "  evenly over the figures, each repeating the element header. Heavier grid lines every five\n"
         "  rows and columns only help counting.\n\n"
-        "Output contract\n  solve() returns status, objective_value and selected (list of subset names).\n"
+        "Output contract\n  solve() returns status, objective_value and selected_subsets (subset names).\n"
     )
 
 
 def math_model(record: VerifiedRecord) -> str:
     instance = record.instance
     solution = record.reference.solution
-    partition = instance["variant"] == PARTITIONING
+    partition = variant_of(instance) == PARTITIONING
     relation = "=" if partition else "\\ge"
-    rows = "\n".join(f"| {s['id']} | {s['cost']} | {', '.join(s['elements'])} |" for s in instance["subsets"])
+    rows = "\n".join(
+        f"| {s['id']} | {s['cost']} | {', '.join(s['elements'])} |" for s in subsets_of(instance)
+    )
     greedy = greedy_cost(instance)
     greedy_note = "gets stuck (no disjoint completion)" if greedy is None else f"costs {greedy}"
-    return f"""# Set {instance["variant"]} — {record.instance_id}
+    return f"""# Set {variant_of(instance)} — {record.instance_id}
 
 ## Sets
-- $E$: elements ({len(instance["elements"])}: {", ".join(instance["elements"])})
-- $S$: candidate subsets ({len(instance["subsets"])}), each $s \\subseteq E$
+- $E$: elements ({len(elements_of(instance))}: {", ".join(elements_of(instance))})
+- $S$: candidate subsets ({len(subsets_of(instance))}), each $s \\subseteq E$
 
 ## Parameters
 - $c_s$: cost of selecting subset $s$
@@ -136,10 +141,10 @@ $$\\min \\; \\sum_{{s \\in S}} c_s x_s$$
 {rows}
 
 ## Instance notes
-- Variant: {instance["variant"]} (each element {"exactly once" if partition else "at least once"}).
+- Variant: {variant_of(instance)} (each element {"exactly once" if partition else "at least once"}).
 - Verified minimum cost: **{solution["objective_value"]}** ({record.reference.method}); cross-checked by
   {record.cross_check_method} (value {record.cross_check_objective:g}).
-- Reference selection: {", ".join(solution["selected"])}. Optimal selections need not be unique; the
+- Reference selection: {", ".join(solution["selected_subsets"])}. Optimal selections need not be unique; the
   minimum cost is.
 - The cheapest-per-newly-covered-element greedy {greedy_note}.
 """
@@ -183,7 +188,12 @@ def solve() -> dict:
         return {{"status": failed, "objective_value": None}}
     selected = [name for name, _, _ in SUBSETS if solver.boolean_value(chosen[name])]
     total = sum(cost for name, cost, _ in SUBSETS if name in selected)
-    return {{"status": "optimal", "objective_value": total, "objective_exact": total, "selected": selected}}
+    return {{
+        "status": "optimal",
+        "objective_value": total,
+        "objective_exact": total,
+        "selected_subsets": selected,
+    }}
 
 
 if __name__ == "__main__":
@@ -193,21 +203,21 @@ if __name__ == "__main__":
 
 def solver_ref(record: VerifiedRecord) -> str:
     instance = record.instance
-    subsets = "\n".join(f"    ({s['id']!r}, {s['cost']}, {s['elements']!r})," for s in instance["subsets"])
+    subsets = "\n".join(f"    ({s['id']!r}, {s['cost']}, {s['elements']!r})," for s in subsets_of(instance))
     return SOLVER_TEMPLATE.format(
         instance_id=record.instance_id,
-        variant=instance["variant"],
-        elements=list(instance["elements"]),
+        variant=variant_of(instance),
+        elements=list(elements_of(instance)),
         subsets=subsets,
     )
 
 
 def derive(record: VerifiedRecord) -> DerivedArtifacts:
     instance = record.instance
-    n_elements, n_subsets = len(instance["elements"]), len(instance["subsets"])
-    nonzeros = sum(len(s["elements"]) for s in instance["subsets"])
-    tags = [f"variant_{instance['variant']}", f"elements_{n_elements}", f"subsets_{n_subsets}"]
-    if instance["variant"] == PARTITIONING:
+    n_elements, n_subsets = len(elements_of(instance)), len(subsets_of(instance))
+    nonzeros = sum(len(s["elements"]) for s in subsets_of(instance))
+    tags = [f"variant_{variant_of(instance)}", f"elements_{n_elements}", f"subsets_{n_subsets}"]
+    if variant_of(instance) == PARTITIONING:
         tags.append("planted_partitions")
     if greedy_cost(instance) != record.reference.solution["objective_exact"]:
         tags.append("greedy_suboptimal")
