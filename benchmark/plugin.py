@@ -126,6 +126,8 @@ class BenchState:
     selected: list[str] | None = None
     """Case keys of the selected benchmark items (known to the controller after collection)."""
     status: StatusLine | None = None
+    deselected_without_model: int = 0
+    """Benchmark cases dropped because no ``--model`` was given (told to the user at the end)."""
 
 
 STATE = pytest.StashKey[BenchState]()
@@ -564,6 +566,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         return
     benchmark_items = [item for item in items if CASE_FIXTURE in getattr(item, "fixturenames", ())]
     if benchmark_items:
+        config.stash[STATE].deselected_without_model = len(benchmark_items)
         config.hook.pytest_deselected(items=benchmark_items)
         items[:] = [item for item in items if item not in set(benchmark_items)]
 
@@ -975,6 +978,11 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
     sections, the short test summary included."""
     result = yield
     state = config.stash[STATE]
+    if state.deselected_without_model:
+        terminalreporter.write_line(
+            f"optbench: {state.deselected_without_model} benchmark cases deselected: they run only with"
+            " --model=ALIAS (e.g. `pytest --model=oracle`); the harness's own tests are `pytest tests`"
+        )
     if state.summary is None or state.run is None:
         return result
     terminalreporter.section("optbench summary")

@@ -93,6 +93,13 @@ def test_a_value_after_a_space_works_like_one_after_an_equals_sign(
     assert len(_collected(joined.stdout)) == 2
 
 
+def test_a_run_without_a_model_says_why_no_case_ran() -> None:
+    done = _pytest("-k", "mf_e_00")
+    assert done.returncode == 5, done.stdout[-2000:] + done.stderr[-2000:]  # pytest's "no tests ran"
+    assert "benchmark cases deselected: they run only with --model=ALIAS" in done.stdout
+    assert not _collected(done.stdout)
+
+
 @pytest.mark.slow
 def test_a_run_without_the_junitxml_plugin_still_reports(outside_dataset: Path, tmp_path: Path) -> None:
     run_dir = tmp_path / "run"
