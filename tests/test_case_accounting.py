@@ -65,7 +65,7 @@ def _remove_instance_key(package: Path, key: str) -> None:
 def faulty_dataset(tmp_path: Path) -> tuple[Path, Path]:
     """Five packages: two intact, one the validator cannot read, one damaged, one unanswered."""
     root = _copy(tmp_path / "data", "mf_e_001", "mf_e_002", "mf_e_003", "mf_e_004", "mf_e_005")
-    _remove_instance_key(root / EASY_MF / "mf_e_002", "source")
+    _remove_instance_key(root / EASY_MF / "mf_e_002", "arcs")
     task = root / EASY_MF / "mf_e_003/task_input.txt"
     task.write_text(task.read_text() + "\ntampered\n")
     replay = _replay(
@@ -91,6 +91,7 @@ def _score_with_strict_validator(
     monkeypatch: pytest.MonkeyPatch, value: dict, solution_ref: dict | None = None
 ) -> scoring.Verdict:
     monkeypatch.setattr(scoring, "get_subcategory", lambda name: _StrictValidator())
+    monkeypatch.setattr(scoring, "official_schema", lambda name, instance: None)  # the validator path
     package = FIXTURES / EASY_MF / "mf_e_001/ground_truth"
     execution = ExecutionResult(
         outcome=Outcome.OK, value=value, stdout="", error="", wall_s=0.1, sandbox=SandboxKind.BWRAP
@@ -132,7 +133,7 @@ def test_each_kind_of_unscored_case_has_its_record_and_fails_the_gate(bench, fau
     }
     assert len(run.records) == 5  # exactly one record per case
     crash = run.by_case()[KEY.format("mf_e_002")]
-    assert crash["outcome"] == "error" and "KeyError" in crash["detail"] and "'source'" in crash["traceback"]
+    assert crash["outcome"] == "error" and "KeyError" in crash["detail"] and "'arcs'" in crash["traceback"]
     counts = run.summary["counts"]
     assert (counts["selected"], counts["recorded"], counts["scored"], counts["passed"]) == (5, 5, 2, 2)
     assert run.summary["not_scored"] == {"api_error": 1, "dataset_error": 1, "harness_error": 1}
