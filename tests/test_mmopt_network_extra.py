@@ -20,7 +20,7 @@ import networkx as nx
 import pytest
 
 from benchmark.suites.mmopt.generation import InstanceGenerator, build_instance
-from benchmark.suites.mmopt.generation.network_extras import TableCell, parse_arc_selection, render_table
+from benchmark.suites.mmopt.generation.network_extras import TableCell, render_table
 from benchmark.suites.mmopt.generation.package import package_files
 from benchmark.suites.mmopt.generation.pipeline import text_value_problems
 from benchmark.suites.mmopt.generation.protocol import ExpectedLabel
@@ -129,19 +129,6 @@ def test_table_renderer_reports_every_cell_without_overlap():
         render_table("t", header, [[TableCell("", "unlabelled"), TableCell("x", "1"), TableCell("y", "2")]])
     with pytest.raises(ValueError, match="one cell per header"):
         render_table("t", header, [[TableCell("x", "1")]])
-
-
-def test_arc_selection_forms():
-    arcs = [("1", "2"), ("2", "3"), ("1", "3")]
-    for raw in (["1_2", "2_3"], [[1, 2], [2, 3]], {"1_2": 1, "2_3": True, "1_3": 0}, ["(1, 2)", "2->3"]):
-        selected, problems = parse_arc_selection(raw, arcs, "arcs")
-        assert (selected, problems) == ({("1", "2"), ("2", "3")}, []), raw
-    _, problems = parse_arc_selection(["1_2", "3_1"], arcs, "arcs")
-    assert problems == ["arcs names non-existent arc 3_1"]
-    _, problems = parse_arc_selection({"1_2": 0.5}, arcs, "open_arcs")
-    assert problems == ["open_arcs: arc 1_2 has value 0.5, expected 0 or 1"]
-    _, problems = parse_arc_selection(7, arcs, "arcs")
-    assert problems == ["arcs is a int, not a list or dict of arcs"]
 
 
 # ------------------------------------------------------------------------------------------------

@@ -1,26 +1,19 @@
-"""Helpers for the network subcategories beyond plain flows: coefficient tables and arc selections.
+"""Coefficient tables for the network subcategories (App. C.3).
 
-Two needs the flow helpers do not cover:
-
-* **Coefficient tables** (App. C.3): when one annotated graph would be overloaded (per-period data
-  of a time-expanded network, resource budgets of a shortest-path problem), the numbers go into a
-  table drawn as its own PNG. :func:`render_table` lays the table out from measured text extents, so
-  cells can never overlap, and reports every cell as a drawn label for the pipeline's audit.
-* **Arc selections** returned by generated code (the arcs of a path, the arcs a design opens):
-  :func:`parse_arc_selection` reads the usual list and 0/1-dict forms through the same key grammar
-  as :func:`~benchmark.suites.mmopt.generation.flows.parse_flows`.
+When one annotated graph would be overloaded (per-period data of a time-expanded network, resource
+budgets of a shortest-path problem), the numbers go into a table drawn as its own PNG.
+:func:`render_table` lays the table out from measured text extents, so cells can never overlap,
+and reports every cell as a drawn label for the pipeline's audit.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from matplotlib.patches import Rectangle
 from matplotlib.text import Text
 
-from benchmark.suites.mmopt.generation.flows import TOLERANCE, fmt, parse_flows
 from benchmark.suites.mmopt.generation.protocol import RenderedVisual
 from benchmark.suites.mmopt.generation.rendering import FONT_FAMILY, LabelPlacer, default_style, new_figure
 
@@ -118,47 +111,3 @@ def render_table(
             ax.plot([x, x], [bottom, top], **lines)
             x += col_w[c] if c < width_of else 0
         return placer.rendered()
-
-
-# --------------------------------------------------------------------------------------------------
-# Arc selections returned by generated code
-
-
-def parse_arc_selection(
-    raw: Any, arcs: Sequence[tuple[str, str]], name: str
-) -> tuple[set[tuple[str, str]], list[str]]:
-    """The arcs a returned selection names, and the problems found while reading it.
-
-    Accepted: a list of arc keys in any form :func:`parse_flows` reads (``"u_v"``, ``"(u, v)"``,
-    ``"u->v"`` …), a list of ``[u, v]`` pairs, or a dict keyed by arc with 0/1 (or boolean) values.
-    A value other than 0 or 1 is a problem, and so is an arc the instance does not have.
-    """
-    if isinstance(raw, Mapping):
-        as_flows: Any = {
-            key: (float(value) if isinstance(value, bool) else value) for key, value in raw.items()
-        }
-    elif isinstance(raw, list | tuple | set):
-        as_flows = []
-        for item in raw:
-            if isinstance(item, list | tuple) and len(item) == 2:
-                as_flows.append([item[0], item[1], 1])
-            else:
-                as_flows.append(None)
-        if any(entry is None for entry in as_flows):
-            as_flows = {str(item): 1 for item in raw}
-    else:
-        return set(), [f"{name} is a {type(raw).__name__}, not a list or dict of arcs"]
-    values, problems = parse_flows(as_flows, arcs)
-    problems = [
-        problem.replace("flow 1 on non-existent arc", f"{name} names non-existent arc")
-        for problem in problems
-    ]
-    selected = set()
-    for arc, value in values.items():
-        if abs(value) <= TOLERANCE:
-            continue
-        if abs(value - 1.0) > TOLERANCE:
-            problems.append(f"{name}: arc {arc[0]}_{arc[1]} has value {fmt(value)}, expected 0 or 1")
-            continue
-        selected.add(arc)
-    return selected, problems
