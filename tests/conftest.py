@@ -9,7 +9,7 @@ import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import pytest
 from hypothesis import settings
@@ -23,6 +23,16 @@ REPO = Path(__file__).resolve().parents[1]
 FIXTURES = REPO / "fixtures" / "mmopt"
 #: The pytest plugin that registers the test adapters; benchmark sessions of the tests load it.
 PLANTED_PLUGIN = "tests.planted_adapter"
+
+
+def fail_missing_fixture(what: str | Path) -> NoReturn:
+    """Fail, never skip, a test whose shipped fixture is absent: the fixtures are committed with the
+    repository, so a missing one is a broken checkout or generation, which a skip would hide."""
+    shown = what.relative_to(REPO) if isinstance(what, Path) and what.is_relative_to(REPO) else what
+    pytest.fail(
+        f"shipped fixture missing: {shown} (the fixtures are committed: restore the checkout, "
+        "or regenerate them with `python -m benchmark generate`)"
+    )
 
 
 @dataclass

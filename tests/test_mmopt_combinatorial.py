@@ -34,6 +34,7 @@ from benchmark.suites.mmopt.subcategories.graph_coloring.generator import (
     max_clique,
     milp_colourable,
 )
+from tests.conftest import fail_missing_fixture
 
 FAMILY = "combinatorial_logical"
 ROOT = Path(__file__).resolve().parents[1] / "fixtures" / "mmopt"
@@ -66,7 +67,7 @@ def _kind(kind: str) -> tuple[Path, dict[str, Any], dict[str, Any]]:
         instance, solution, meta = _load(package)
         if kind in meta["regime_tags"]:
             return package, instance, solution
-    pytest.fail(f"no shipped {kind} graph colouring package (the fixtures are shipped: regenerate them)")
+    fail_missing_fixture(f"a {kind} package in fixtures/mmopt/{FAMILY}/{GC}")
 
 
 def _score(instance: dict[str, Any], solution: dict[str, Any], returned: dict[str, Any], **kwargs: Any):
@@ -207,7 +208,7 @@ def test_claims_infeasible_reads_statuses_and_boolean_answers():
 def test_ten_packages_per_difficulty_with_official_ids_and_every_task_kind():
     packages = _packages(GC)
     if not packages:
-        pytest.fail("graph colouring fixtures not generated (the fixtures are shipped: regenerate them)")
+        fail_missing_fixture(ROOT / FAMILY / GC)
     for difficulty in DIFFICULTIES:
         ids = sorted(p.name for p in packages if p.parent.name == difficulty)
         assert ids == [f"gc_{difficulty[0]}_{i:03d}" for i in range(1, 11)]
@@ -247,7 +248,7 @@ MDKP = "multi_dim_knapsack"
 def _first(name: str, difficulty: str) -> tuple[dict[str, Any], dict[str, Any]]:
     packages = [p for p in _packages(name) if p.parent.name == difficulty]
     if not packages:
-        pytest.fail(f"{name} fixtures not generated (the fixtures are shipped: regenerate them)")
+        fail_missing_fixture(ROOT / FAMILY / name / difficulty)
     instance, solution, _ = _load(packages[0])
     return instance, solution
 
@@ -309,7 +310,7 @@ def test_mdkp_selection_forms_capacity_and_value_faults():
 def test_mdkp_ten_packages_per_difficulty_with_official_ids():
     packages = _packages(MDKP)
     if not packages:
-        pytest.fail("mdkp fixtures not generated (the fixtures are shipped: regenerate them)")
+        fail_missing_fixture(ROOT / FAMILY / MDKP)
     for difficulty in DIFFICULTIES:
         ids = sorted(p.name for p in packages if p.parent.name == difficulty)
         assert ids == [f"mdkp_{difficulty[0]}_{i:03d}" for i in range(1, 11)]
@@ -318,7 +319,7 @@ def test_mdkp_ten_packages_per_difficulty_with_official_ids():
 def test_mdkp_regimes_grow_and_bind():
     packages = _packages(MDKP)
     if not packages:
-        pytest.fail("mdkp fixtures not generated (the fixtures are shipped: regenerate them)")
+        fail_missing_fixture(ROOT / FAMILY / MDKP)
     for package in packages:
         instance, solution, meta = _load(package)
         if meta["difficulty"] == "hard":
@@ -390,7 +391,7 @@ def test_sp_overlap_unknown_group_and_suboptimal_packing():
 def test_sp_ten_packages_per_difficulty_and_greedy_fails_above_easy():
     packages = _packages(SP)
     if not packages:
-        pytest.fail("set packing fixtures not generated (the fixtures are shipped: regenerate them)")
+        fail_missing_fixture(ROOT / FAMILY / SP)
     for difficulty in DIFFICULTIES:
         ids = sorted(p.name for p in packages if p.parent.name == difficulty)
         assert ids == [f"sp_{difficulty[0]}_{i:03d}" for i in range(1, 11)]

@@ -29,6 +29,7 @@ from benchmark.suites.mmopt.subcategories.base import DIFFICULTIES
 from benchmark.suites.mmopt.subcategories.bipartite_assignment import generator as ba_generator
 from benchmark.suites.mmopt.subcategories.generalized_assignment_problem import generator as gap_generator
 from benchmark.suites.mmopt.subcategories.set_covering_partitioning import generator as scp_generator
+from tests.conftest import fail_missing_fixture
 
 ROOT = Path(__file__).resolve().parents[1] / "fixtures" / "mmopt"
 FAMILY = "location_covering_assignment"
@@ -62,7 +63,7 @@ def _load(package: Path, rel: str) -> Any:
 def _instance(name: str, difficulty: str, index: int = 1) -> tuple[dict[str, Any], dict[str, Any]]:
     package = ROOT / FAMILY / name / difficulty / f"{PREFIXES[name]}_{difficulty[0]}_{index:03d}"
     if not package.is_dir():
-        pytest.skip(f"{package.name} has not been generated")
+        fail_missing_fixture(package)
     return _load(package, "ground_truth/instance_data.json"), _load(package, "ground_truth/solution_ref.json")
 
 
@@ -95,7 +96,7 @@ def test_shipped_package_regenerates_from_its_seed(name):
     identical (PNG bytes may legitimately drift with the matplotlib version)."""
     package = ROOT / FAMILY / name / "medium" / f"{PREFIXES[name]}_m_002"
     if not package.is_dir():
-        pytest.skip("fixtures not generated")
+        fail_missing_fixture(package)
     meta = _load(package, "meta.json")
     built = build_instance(_generator(name), "medium", meta["instance_id"], meta["seed"])
     files = package_files(built, meta["dataset_version"])
@@ -293,7 +294,7 @@ def test_thirty_packages_per_subcategory():
     for name in SUBCATEGORIES:
         packages = _packages(name)
         if not packages:
-            pytest.skip("fixtures not generated")
+            fail_missing_fixture(ROOT / FAMILY / name)
         counts = {d: sum(p.parts[-2] == d for p in packages) for d in DIFFICULTIES}
         assert counts == dict.fromkeys(DIFFICULTIES, 10), name
 
@@ -335,7 +336,7 @@ def test_shipped_package_is_verified_and_nontrivial(package):
 def test_formulation_size_grows_with_difficulty(name):
     packages = _packages(name)
     if not packages:
-        pytest.skip("fixtures not generated")
+        fail_missing_fixture(ROOT / FAMILY / name)
     sizes: dict[str, list[dict[str, int]]] = {d: [] for d in DIFFICULTIES}
     for package in packages:
         meta = _load(package, "meta.json")

@@ -34,7 +34,7 @@ from benchmark.suites.mmopt.subcategories.flexible_hybrid_flow_shop_scheduling.g
     heuristic_makespan,
     longest_job,
 )
-from tests.conftest import run_bench
+from tests.conftest import fail_missing_fixture, run_bench
 
 REPO = Path(__file__).resolve().parents[1]
 ROOT = REPO / "fixtures" / "mmopt"
@@ -56,7 +56,7 @@ def _load(package: Path, rel: str) -> Any:
 def _package(difficulty: str, index: int = 1) -> Path:
     package = ROOT / FAMILY / NAME / difficulty / f"fhfss_{difficulty[0]}_{index:03d}"
     if not package.is_dir():
-        pytest.skip(f"{package.name} has not been generated")
+        fail_missing_fixture(package)
     return package
 
 
@@ -265,7 +265,7 @@ def test_damaged_packages_are_named_with_their_check(tmp_path):
     names = {kind: f"{base}/fhfss_m_00{k}" for k, kind in enumerate(kinds, 1)}
     for rel in names.values():
         if not (ROOT / rel).is_dir():
-            pytest.skip("flow-shop fixtures not generated")
+            fail_missing_fixture(ROOT / rel)
         shutil.copytree(ROOT / rel, tmp_path / rel)
     write_manifest(tmp_path)
     generator = _generator()
@@ -325,8 +325,9 @@ PLANTED_MIX = (
 @pytest.mark.slow
 def test_planted_causes_are_recovered_with_their_category(tmp_path):
     refs = {ref.path[-1]: ref for ref in discover(ROOT) if ref.path[:2] == (FAMILY, NAME)}
-    if not all(instance in refs for instance, _ in PLANTED_MIX):
-        pytest.skip("flow-shop fixtures not generated")
+    missing = sorted({instance for instance, _ in PLANTED_MIX} - refs.keys())
+    if missing:
+        fail_missing_fixture(f"the planted-mix packages {missing}")
     plan = {refs[i].key: plant(load_package(refs[i]), cause) for i, cause in PLANTED_MIX}
     plan_path = write_plan(tmp_path / "plan.json", plan)
     selection = " or ".join(i for i, _ in PLANTED_MIX)

@@ -48,6 +48,7 @@ from benchmark.suites.mmopt.generation.validate import validate
 from benchmark.suites.mmopt.scoring import tolerance_for
 from benchmark.suites.mmopt.subcategories import all_subcategories, get_subcategory
 from benchmark.suites.mmopt.subcategories.base import DIFFICULTIES
+from tests.conftest import fail_missing_fixture
 
 ROOT = Path(__file__).resolve().parents[1] / "fixtures" / "mmopt"
 SUBCATEGORIES = ("maximum_flow", "minimum_cost_flow")  # the core's two, used to exercise the pipeline
@@ -72,7 +73,7 @@ def _generator(name: str) -> InstanceGenerator:
 def _manifest() -> dict[str, Any]:
     path = ROOT / "manifest.json"
     if not path.is_file():
-        pytest.skip("fixtures/mmopt has not been generated")
+        fail_missing_fixture(path)
     return json.loads(path.read_text())
 
 

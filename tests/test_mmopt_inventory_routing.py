@@ -20,7 +20,7 @@ from benchmark.suites.mmopt.planting import plant, write_plan
 from benchmark.suites.mmopt.scoring import score_execution
 from benchmark.suites.mmopt.subcategories import get_subcategory
 from benchmark.suites.mmopt.subcategories.inventory_routing_problem.generator import just_in_time_cost
-from tests.conftest import run_bench
+from tests.conftest import fail_missing_fixture, run_bench
 
 REPO = Path(__file__).resolve().parents[1]
 ROOT = REPO / "fixtures" / "mmopt"
@@ -32,7 +32,7 @@ SUBCATEGORY = get_subcategory(NAME)
 def _package(difficulty: str, index: int = 1) -> Path:
     package = ROOT / FAMILY / NAME / difficulty / f"irp_{difficulty[0]}_{index:03d}"
     if not package.is_dir():
-        pytest.skip(f"{package.name} has not been generated")
+        fail_missing_fixture(package)
     return package
 
 
@@ -179,8 +179,9 @@ PLANTED_MIX = (
 @pytest.mark.slow
 def test_planted_causes_are_recovered_with_their_category(tmp_path):
     refs = {ref.path[-1]: ref for ref in discover(ROOT) if ref.path[1] == NAME}
-    if not all(instance in refs for instance, _ in PLANTED_MIX):
-        pytest.skip("inventory-routing fixtures not generated")
+    missing = sorted({instance for instance, _ in PLANTED_MIX} - refs.keys())
+    if missing:
+        fail_missing_fixture(f"the planted-mix packages {missing}")
     plan = {refs[i].key: plant(load_package(refs[i]), cause) for i, cause in PLANTED_MIX}
     plan_path = write_plan(tmp_path / "plan.json", plan)
     selection = " or ".join(i for i, _ in PLANTED_MIX)

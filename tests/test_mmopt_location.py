@@ -26,6 +26,7 @@ from benchmark.suites.mmopt.generation.spatial import resolve_name
 from benchmark.suites.mmopt.subcategories import get_subcategory
 from benchmark.suites.mmopt.subcategories.base import DIFFICULTIES
 from benchmark.suites.mmopt.subcategories.facility_location.generator import covers, facility_loads
+from tests.conftest import fail_missing_fixture
 
 FAMILY = "location_covering_assignment"
 ROOT = Path(__file__).resolve().parents[1] / "fixtures" / "mmopt" / FAMILY
@@ -53,7 +54,7 @@ def _load(package: Path) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]
 def _case(name: str, difficulty: str) -> tuple[dict[str, Any], dict[str, Any]]:
     packages = [p for p in _packages(name) if p.parent.name == difficulty]
     if not packages:
-        pytest.skip(f"{name} fixtures not generated")
+        fail_missing_fixture(ROOT / name / difficulty)
     instance, solution, _ = _load(packages[0])
     return instance, solution
 
@@ -241,7 +242,7 @@ def test_ten_packages_per_difficulty_with_official_ids():
     for name, prefix in SUBCATEGORIES.items():
         packages = _packages(name)
         if not packages:
-            pytest.skip(f"{name} fixtures not generated")
+            fail_missing_fixture(ROOT / name)
         for difficulty in DIFFICULTIES:
             ids = sorted(p.name for p in packages if p.parent.name == difficulty)
             # the official release spells facility location's hard ids with two underscores
@@ -280,7 +281,7 @@ def _reference(solution: dict[str, Any]) -> ReferenceSolution:
 def test_formulation_size_grows_with_difficulty(name):
     packages = _packages(name)
     if not packages:
-        pytest.skip(f"{name} fixtures not generated")
+        fail_missing_fixture(ROOT / name)
     sizes: dict[str, dict[str, list[int]]] = {d: {} for d in DIFFICULTIES}
     for package in packages:
         meta = json.loads((package / "meta.json").read_text())

@@ -28,6 +28,7 @@ from benchmark.suites.mmopt.generation.rendering import label_problems
 from benchmark.suites.mmopt.generation.seeds import instance_seed
 from benchmark.suites.mmopt.subcategories import get_subcategory
 from benchmark.suites.mmopt.subcategories.base import DIFFICULTIES
+from tests.conftest import fail_missing_fixture
 
 FAMILY = Path(__file__).resolve().parents[1] / "fixtures" / "mmopt" / "network_optimization"
 RCSP = "resource_constrained_shortest_path"
@@ -55,7 +56,7 @@ def _packages(name: str) -> list[Path]:
 def _load(name: str, difficulty: str = "medium", index: int = 1) -> tuple[dict[str, Any], dict[str, Any]]:
     package = FAMILY / name / difficulty / f"{PREFIXES[name]}_{difficulty[0]}_{index:03d}" / "ground_truth"
     if not package.is_dir():
-        pytest.skip(f"{name} fixtures not generated")
+        fail_missing_fixture(package)
     instance = json.loads((package / "instance_data.json").read_text())
     solution = json.loads((package / "solution_ref.json").read_text())
     return instance, solution
@@ -331,7 +332,7 @@ def test_tempnf_stock_only_at_warehouses_with_initial_inventory():
 def test_shipped_packages_are_complete_cross_checked_and_grow_with_difficulty(name):
     packages = _packages(name)
     if not packages:
-        pytest.skip(f"{name} fixtures not generated")
+        fail_missing_fixture(FAMILY / name)
     assert [p.parent.name for p in packages].count("easy") == 10 and len(packages) == 30
     generator = _generator(name)
     sizes: dict[str, list[dict[str, int]]] = {d: [] for d in DIFFICULTIES}

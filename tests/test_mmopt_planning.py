@@ -28,7 +28,7 @@ from benchmark.suites.mmopt.scoring import tolerance_for
 from benchmark.suites.mmopt.subcategories import get_subcategory
 from benchmark.suites.mmopt.subcategories.base import DIFFICULTIES
 from benchmark.suites.mmopt.subcategories.lot_sizing_production_planning.generator import simple_plan_costs
-from tests.conftest import run_bench
+from tests.conftest import fail_missing_fixture, run_bench
 
 REPO = Path(__file__).resolve().parents[1]
 ROOT = REPO / "fixtures" / "mmopt"
@@ -56,7 +56,7 @@ def _load(package: Path, rel: str) -> Any:
 def _package(name: str, difficulty: str, index: int = 1) -> Path:
     package = ROOT / FAMILY / name / difficulty / f"{PREFIXES[name]}_{difficulty[0]}_{index:03d}"
     if not package.is_dir():
-        pytest.skip(f"{package.name} has not been generated")
+        fail_missing_fixture(package)
     return package
 
 
@@ -225,7 +225,7 @@ def test_damaged_lot_sizing_packages_are_named_with_their_check(tmp_path):
     names = {kind: f"{base}/lspp_m_00{k}" for k, kind in enumerate(kinds, 1)}
     for rel in names.values():
         if not (ROOT / rel).is_dir():
-            pytest.skip("lot-sizing fixtures not generated")
+            fail_missing_fixture(ROOT / rel)
         shutil.copytree(ROOT / rel, tmp_path / rel)
     write_manifest(tmp_path)
     generator = _generator("lot_sizing_production_planning")
@@ -288,8 +288,9 @@ PLANTED_MIX = (
 @pytest.mark.slow
 def test_planted_causes_are_recovered_with_their_category(tmp_path):
     refs = {ref.path[-1]: ref for ref in discover(ROOT) if ref.path[0] == FAMILY}
-    if not all(instance in refs for instance, _ in PLANTED_MIX):
-        pytest.skip("planning fixtures not generated")
+    missing = sorted({instance for instance, _ in PLANTED_MIX} - refs.keys())
+    if missing:
+        fail_missing_fixture(f"the planted-mix packages {missing}")
     plan = {refs[i].key: plant(load_package(refs[i]), cause) for i, cause in PLANTED_MIX}
     plan_path = write_plan(tmp_path / "plan.json", plan)
     selection = " or ".join(i for i, _ in PLANTED_MIX)

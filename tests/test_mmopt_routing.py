@@ -36,6 +36,7 @@ from benchmark.suites.mmopt.subcategories.travel_salesman_problem.generator impo
 from benchmark.suites.mmopt.subcategories.tsp_with_time_windows import generator as tsptw
 from benchmark.suites.mmopt.subcategories.tsp_with_time_windows import solvers as tw_solvers
 from benchmark.suites.mmopt.subcategories.vehicle_routing_problem import generator as vrp
+from tests.conftest import fail_missing_fixture
 
 FAMILY = "routing_tour_optimization"
 ROOT = Path(__file__).resolve().parents[1] / "fixtures" / "mmopt" / FAMILY
@@ -68,7 +69,7 @@ def _load(package: Path) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]
 def _case(name: str, difficulty: str, index: int = 0) -> tuple[dict[str, Any], dict[str, Any]]:
     packages = [p for p in _packages(name) if p.parent.name == difficulty]
     if not packages:
-        pytest.skip(f"{name} fixtures not generated")
+        fail_missing_fixture(ROOT / name / difficulty)
     instance, solution, _ = _load(packages[index])
     return instance, solution
 
@@ -349,7 +350,7 @@ def test_vrp_suboptimal_routes_are_a_wrong_objective():
         if "greedy_suboptimal" in meta["regime_tags"] and meta["difficulty"] != "easy":
             break
     else:
-        pytest.skip("no shipped package with a feasible but suboptimal greedy")
+        fail_missing_fixture(f"a {VRP} package above easy tagged greedy_suboptimal")
     cost, names = vrp.units(instance), vrp.nodes(instance)
     greedy = routing.nearest_feasible_routes(cost, vrp.demand_vector(instance), instance["vehicle_capacity"])
     assert len(greedy) <= len(instance["sets"]["vehicles"])
@@ -506,7 +507,7 @@ def test_tsptw_feasible_but_suboptimal_tour_is_a_wrong_objective():
 def test_tsptw_windows_bind_in_every_shipped_package():
     packages = _packages(TSPTW)
     if not packages:
-        pytest.skip("tsptw fixtures not generated")
+        fail_missing_fixture(ROOT / TSPTW)
     customers: dict[str, list[int]] = {d: [] for d in DIFFICULTIES}
     for package in packages:
         instance, solution, meta = _load(package)
@@ -687,7 +688,7 @@ def test_hfvrp_feasible_but_suboptimal_plan_is_a_wrong_objective():
 def test_hfvrp_fleets_are_heterogeneous_and_matter():
     packages = _packages(HFVRP)
     if not packages:
-        pytest.skip("hfvrp fixtures not generated")
+        fail_missing_fixture(ROOT / HFVRP)
     customers: dict[str, list[int]] = {d: [] for d in DIFFICULTIES}
     for package in packages:
         instance, solution, meta = _load(package)
@@ -712,7 +713,7 @@ def test_ten_packages_per_difficulty_with_official_ids():
     for name, prefix in SUBCATEGORIES.items():
         packages = _packages(name)
         if not packages:
-            pytest.skip(f"{name} fixtures not generated")
+            fail_missing_fixture(ROOT / name)
         for difficulty in DIFFICULTIES:
             ids = sorted(p.name for p in packages if p.parent.name == difficulty)
             assert ids == [f"{prefix}_{difficulty[0]}_{i:03d}" for i in range(1, 11)]
@@ -721,7 +722,7 @@ def test_ten_packages_per_difficulty_with_official_ids():
 def test_tsp_regimes_grow_and_hard_defeats_the_heuristics():
     packages = _packages(TSP)
     if not packages:
-        pytest.skip("tsp fixtures not generated")
+        fail_missing_fixture(ROOT / TSP)
     cities: dict[str, list[int]] = {d: [] for d in DIFFICULTIES}
     for package in packages:
         instance, _, meta = _load(package)
@@ -776,7 +777,7 @@ def _rewrite(package: Path, rel: str, data: bytes) -> None:
 def test_validation_names_the_package_and_check_of_a_damaged_copy(tmp_path, name, message):
     packages = [p for p in _packages(name) if p.parent.name == "easy"]
     if not packages:
-        pytest.skip(f"{name} fixtures not generated")
+        fail_missing_fixture(ROOT / name / "easy")
     source = packages[0]
     rel = source.relative_to(ROOT.parent)
     damaged = tmp_path / rel

@@ -28,7 +28,7 @@ from benchmark.suites.mmopt.planting import plant, write_plan
 from benchmark.suites.mmopt.subcategories import get_subcategory
 from benchmark.suites.mmopt.subcategories.base import DIFFICULTIES
 from benchmark.suites.mmopt.subcategories.rcpsp.generator import critical_path
-from tests.conftest import run_bench
+from tests.conftest import fail_missing_fixture, run_bench
 
 REPO = Path(__file__).resolve().parents[1]
 ROOT = REPO / "fixtures" / "mmopt"
@@ -51,7 +51,7 @@ def _load(package: Path, rel: str) -> Any:
 def _package(name: str, difficulty: str, index: int = 1) -> Path:
     package = ROOT / FAMILY / name / difficulty / f"{PREFIXES[name]}_{difficulty[0]}_{index:03d}"
     if not package.is_dir():
-        pytest.skip(f"{package.name} has not been generated")
+        fail_missing_fixture(package)
     return package
 
 
@@ -107,7 +107,7 @@ def test_size_grows_from_easy_to_hard(name):
         else []
     )
     if not entries:
-        pytest.skip(f"{name} has not been generated")
+        fail_missing_fixture(f"{name} packages in {manifest.relative_to(REPO)}")
     sizes: dict[str, list[int]] = {d: [] for d in DIFFICULTIES}
     for entry in entries:
         meta = _load(ROOT / entry["path"], "meta.json")
@@ -355,7 +355,7 @@ def test_rcpsp_resources_bind_and_hard_has_a_binding_bottleneck():
 def test_a_missing_rcpsp_panel_is_named(tmp_path):
     rel = f"{FAMILY}/rcpsp/medium/rcpsp_m_001"
     if not (ROOT / rel).is_dir():
-        pytest.skip("rcpsp fixtures not generated")
+        fail_missing_fixture(ROOT / rel)
     shutil.copytree(ROOT / rel, tmp_path / rel)
     write_manifest(tmp_path)
     package = tmp_path / rel
@@ -425,7 +425,7 @@ def test_damaged_job_shop_packages_are_named_with_their_check(tmp_path):
     }
     for rel in names.values():
         if not (ROOT / rel).is_dir():
-            pytest.skip("job-shop fixtures not generated")
+            fail_missing_fixture(ROOT / rel)
         shutil.copytree(ROOT / rel, tmp_path / rel)
     write_manifest(tmp_path)
 
@@ -491,8 +491,9 @@ PLANTED_MIX: tuple[tuple[str, str, str], ...] = (
 @pytest.mark.slow
 def test_planted_causes_are_recovered_with_their_category(tmp_path):
     refs = {ref.path[-1]: ref for ref in discover(ROOT) if ref.path[0] == FAMILY}
-    if not all(instance in refs for _, instance, _ in PLANTED_MIX):
-        pytest.skip("scheduling fixtures not generated")
+    missing = sorted({instance for _, instance, _ in PLANTED_MIX} - refs.keys())
+    if missing:
+        fail_missing_fixture(f"the planted-mix packages {missing}")
     plan = {refs[i].key: plant(load_package(refs[i]), cause) for _, i, cause in PLANTED_MIX}
     plan_path = write_plan(tmp_path / "plan.json", plan)
     selection = " or ".join(i for _, i, _ in PLANTED_MIX)

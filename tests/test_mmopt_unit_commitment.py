@@ -27,7 +27,7 @@ from benchmark.suites.mmopt.subcategories import get_subcategory
 from benchmark.suites.mmopt.subcategories.energy_dispatch_unit_commitment.generator import (
     simple_plan_costs,
 )
-from tests.conftest import run_bench
+from tests.conftest import fail_missing_fixture, run_bench
 
 REPO = Path(__file__).resolve().parents[1]
 ROOT = REPO / "fixtures" / "mmopt"
@@ -39,7 +39,7 @@ SUBCATEGORY = get_subcategory(NAME)
 def _package(difficulty: str, index: int = 1) -> Path:
     package = ROOT / FAMILY / NAME / difficulty / f"educ_{difficulty[0]}_{index:03d}"
     if not package.is_dir():
-        pytest.skip(f"{package.name} has not been generated")
+        fail_missing_fixture(package)
     return package
 
 
@@ -206,7 +206,7 @@ def test_damaged_unit_commitment_packages_are_named_with_their_check(tmp_path):
     names = {kind: f"{base}/educ_h_00{k}" for k, kind in enumerate(kinds, 1)}
     for rel in names.values():
         if not (ROOT / rel).is_dir():
-            pytest.skip("unit-commitment fixtures not generated")
+            fail_missing_fixture(ROOT / rel)
         shutil.copytree(ROOT / rel, tmp_path / rel)
     write_manifest(tmp_path)
 
@@ -268,8 +268,9 @@ PLANTED_MIX = (
 @pytest.mark.slow
 def test_planted_causes_are_recovered_with_their_category(tmp_path):
     refs = {ref.path[-1]: ref for ref in discover(ROOT) if ref.path[1] == NAME}
-    if not all(instance in refs for instance, _ in PLANTED_MIX):
-        pytest.skip("unit-commitment fixtures not generated")
+    missing = sorted({instance for instance, _ in PLANTED_MIX} - refs.keys())
+    if missing:
+        fail_missing_fixture(f"the planted-mix packages {missing}")
     plan = {refs[i].key: plant(load_package(refs[i]), cause) for i, cause in PLANTED_MIX}
     plan_path = write_plan(tmp_path / "plan.json", plan)
     selection = " or ".join(i for i, _ in PLANTED_MIX)

@@ -27,6 +27,7 @@ from benchmark.suites.mmopt.generation.validate import (
     validate,
 )
 from benchmark.suites.mmopt.subcategories import get_subcategory
+from tests.conftest import fail_missing_fixture
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "mmopt"
 MF = "network_optimization/maximum_flow"
@@ -44,7 +45,7 @@ def _copy(root: Path, packages: tuple[str, ...]) -> None:
     for rel in packages:
         source = FIXTURES / rel
         if not source.is_dir():
-            pytest.skip(f"fixtures/mmopt lacks {rel}")
+            fail_missing_fixture(source)
         shutil.copytree(source, root / rel)
 
 
