@@ -50,7 +50,7 @@ FAMILY_TITLES: dict[str, str] = {
     "scheduling_sequencing": "Scheduling / Sequencing",
     "multi_period_system_planning": "Multi-Period / System Planning",
     "routing_tour_optimization": "Routing / Tour Optimization",
-    "combinatorial_logical_models": "Combinatorial / Logical Models",
+    "combinatorial_logical": "Combinatorial / Logical Models",
 }
 _DIFFICULTY_COLORS = {"easy": "#4c9f70", "medium": "#e0a030", "hard": "#c0392b"}
 
