@@ -60,10 +60,13 @@ def test_pipeline_failures_map_to_their_class(mf: Package, category: str, expect
     assert classify_artifact(_failed(category, "x"), None, mf).failure_class == expected
 
 
-def test_feasible_but_worse_points_to_the_solution_procedure(mf: Package) -> None:
-    flows = {key: 0 for key in mf.solution_ref["flows"]}
-    value = {"status": "optimal", "objective_value": 0, "flows": flows}
-    evidence = classify_artifact(_failed(), value, mf)
+def test_feasible_but_worse_points_to_the_solution_procedure() -> None:
+    # an empty knapsack is feasible and worse (a suboptimal maximum flow cannot be: the official
+    # max-flow rules ask for a min cut matching the flow value)
+    mdkp = _package("mdkp_e_001")
+    picks = {key: 0 for key in mdkp.solution_ref["decision_variables"]}
+    value = {"status": "optimal", "objective_value": 0, "decision_variables": picks}
+    evidence = classify_artifact(_failed(), value, mdkp)
     assert evidence.failure_class == "solution_procedure"
     assert "worse than the verified optimum" in evidence.evidence
 

@@ -107,3 +107,18 @@ def test_regeneration_from_the_recorded_seeds_is_byte_identical() -> None:
         shipped = (FIXTURES / name).read_text().splitlines()
         assert text.splitlines() == shipped[:2], name
     assert len(RECORDS) == PER_DOMAIN * 9
+
+
+def test_the_highs_cross_check_runs_after_another_solve_in_the_same_process() -> None:
+    """HiGHS's per-process thread scheduler, started by any earlier solve with the default thread
+    count, made the single-threaded cross-check fail ("Not Set") in a full test session."""
+    import highspy
+
+    from benchmark.suites.nldata.generation import highs_objective
+
+    earlier = highspy.Highs()
+    earlier.setOptionValue("output_flag", False)
+    earlier.addVar(0.0, 1.0)
+    earlier.run()
+    model = "var x >= 0, <= 10;\nmaximize z: 3 * x;\ns.t. cap: x <= 4;\nend;\n"
+    assert highs_objective(model, "data;\nend;\n") == ("optimal", 12.0)

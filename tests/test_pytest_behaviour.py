@@ -139,7 +139,7 @@ def test_a_failing_run_reports_one_line_per_failure_and_ends_with_the_optbench_s
         "FAILED mmopt/network_optimization/maximum_flow/easy/mf_e_002/stage1/s0",
         "ERROR mmopt/network_optimization/maximum_flow/easy/mf_e_003/stage1/s0",  # no recorded response
     ]
-    assert "[wrong_objective] objective 0 differs" in tail[1] and "[api_error]" in tail[3]
+    assert "[infeasible_solution] an arc-flow map is required" in tail[1] and "[api_error]" in tail[3]
     assert not any(line.startswith(("FAILED cases/", "ERROR cases/")) for line in out.splitlines())
     status = [line for line in out.splitlines() if line.startswith("optbench: ") and " done, " in line]
     assert status[-1].startswith("optbench: 3/3 done, pass 0.0% of 2 scored, 0 in flight")

@@ -83,6 +83,12 @@ def test_rescore_reproduces_a_replay_run_with_a_failure_of_every_category(bench,
         "\ndef solve():\n    result = _reference_solve()\n"
         "    result['flows'] = {k: v + 1 for k, v in result['flows'].items()}\n    return result\n"
     )
+    # (a suboptimal maximum flow is infeasible, not a wrong objective: the official rules ask for a
+    # min cut matching the flow value)
+    status_off = reference.replace("def solve(", "def _reference_solve(") + (
+        "\ndef solve():\n    result = _reference_solve()\n"
+        "    result['status'] = 'infeasible'\n    return result\n"
+    )
     responses = [
         "I would model this as a maximum flow problem, but I will not write code.",  # response_contract
         _stage1("def solve(:\n    return {}\n"),  # syntax
@@ -91,9 +97,7 @@ def test_rescore_reproduces_a_replay_run_with_a_failure_of_every_category(bench,
         _stage1("def solve():\n    while True:\n        pass\n"),  # timeout
         _stage1("def solve():\n    return 'the answer is 42'\n"),  # output_format
         _stage1(flows_off),  # infeasible_solution
-        _stage1(
-            "def solve():\n    return {'status': 'optimal', 'objective_value': 0, 'flows': {}}\n"
-        ),  # wrong
+        _stage1(status_off),  # wrong_objective: the optimal flows reported as "infeasible"
         _stage1(reference),  # passes
     ]
     replay = tmp_path / "replay.jsonl"

@@ -62,6 +62,10 @@ def highs_objective(model: str, data: str) -> tuple[str, float | None]:
         argv = [glpsol, "--check", "--math", MODEL_FILE, "-d", DATA_FILE, "--wlp", "model.lp"]
         subprocess.run(argv, cwd=work, capture_output=True, check=True, timeout=120)
         lp_text = (work / "model.lp").read_text(encoding="utf-8")
+        # HiGHS keeps one thread scheduler per process: once any earlier solve in this process has
+        # started it with the default thread count, `threads=1` makes run() fail ("Not Set"), so
+        # start it afresh for this single-threaded solve
+        highspy.Highs.resetGlobalScheduler(True)
         highs = highspy.Highs()
         highs.setOptionValue("output_flag", False)
         highs.setOptionValue("mip_rel_gap", 0.0)
