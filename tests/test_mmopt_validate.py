@@ -328,3 +328,18 @@ def test_ci_command_line_fails_on_a_damaged_package(tmp_path, capsys):
     shutil.rmtree(tmp_path / RCPSP / "rcpsp_e_002")
     write_manifest(tmp_path)
     assert main(["validate", str(tmp_path), "--processes", "1", *skips]) == 0
+
+
+def test_cli_validates_only_the_named_subcategories(tmp_path, capsys):
+    """``--subcategory`` selects by folder name (the damaged package of another subcategory is left
+    out), and a name matching no package is an error, not an empty pass."""
+    _copy(tmp_path, (f"{RCPSP}/rcpsp_e_001", INTACT[0]))
+    write_manifest(tmp_path)
+    DAMAGE["rcpsp_e_002"][0](tmp_path / RCPSP / "rcpsp_e_001")
+    skips = [arg for check in SKIPPABLE for arg in ("--skip", check)]
+    other = Path(INTACT[0]).parts[1]
+    assert main(["validate", str(tmp_path), "--processes", "1", "--subcategory", other, *skips]) == 0
+    assert capsys.readouterr().out.splitlines()[-1].startswith("1 packages validated")
+    assert main(["validate", str(tmp_path), "--processes", "1", "--subcategory", "rcpsp", *skips]) == 1
+    assert main(["validate", str(tmp_path), "--subcategory", "no_such_subcategory"]) == 2
+    assert "no package of no_such_subcategory" in capsys.readouterr().out

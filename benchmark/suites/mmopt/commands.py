@@ -52,11 +52,19 @@ def _validate(args: argparse.Namespace) -> int:
 
     budget = RUNTIME_BUDGET_S if args.solve_budget is None else args.solve_budget
     try:
+        chosen = frozenset(args.subcategory or ())
         report = validate(
-            Path(args.root), processes=args.processes, solve_budget_s=budget, skip=frozenset(args.skip or ())
+            Path(args.root),
+            processes=args.processes,
+            solve_budget_s=budget,
+            select=(lambda ref: ref.labels["subcategory"] in chosen) if chosen else None,
+            skip=frozenset(args.skip or ()),
         )
     except ValueError as exc:  # an unknown --skip name
         print(f"validate: {exc}")
+        return 2
+    if chosen and not report.packages:
+        print(f"validate: no package of {', '.join(sorted(chosen))} under {args.root}")
         return 2
     for failure in report.failures:
         print(failure.line())
@@ -114,6 +122,9 @@ def add_commands(add_command: Callable[..., argparse.ArgumentParser]) -> None:
         metavar="CHECK",
         help="leave out a costly check: reference_solve, solver_ref, regeneration or visuals (repeatable); "
         "the packages are then reported as partly checked",
+    )
+    validate.add_argument(
+        "--subcategory", action="append", help="only this subcategory's packages (repeatable; folder name)"
     )
     validate.set_defaults(handler=_validate)
 

@@ -33,9 +33,9 @@ from typing import Any
 
 import numpy as np
 from ortools.sat.python import cp_model
-from scipy.optimize import Bounds, LinearConstraint, milp
 from scipy.sparse import lil_matrix
 
+from benchmark.suites.mmopt.generation.milp import proven_optimum
 from benchmark.suites.mmopt.generation.protocol import ReferenceSolution, Rejected
 
 SOLVE_LIMIT_S = 60.0
@@ -392,21 +392,16 @@ def cross_check(instance: Mapping[str, Any]) -> tuple[str, float]:
             integrality[k], upper[k] = 1, 1.0
     lower = np.zeros(n)
     lower[var("C")] = bound
-    result = milp(
-        c=cost,
-        constraints=[LinearConstraint(matrix.tocsr(), lb=[r[1] for r in flat], ub=[r[2] for r in flat])],
-        integrality=integrality,
-        bounds=Bounds(lower, upper),
-        options={"time_limit": SOLVE_LIMIT_S, "node_limit": CROSS_CHECK_NODE_LIMIT},
+    value = proven_optimum(
+        cost,
+        matrix,
+        ([r[1] for r in flat], [r[2] for r in flat]),
+        (lower, upper),
+        integrality.astype(bool),
+        time_limit_s=SOLVE_LIMIT_S,
+        node_limit=CROSS_CHECK_NODE_LIMIT,
     )
-    if result.status != 0:
-        raise Rejected(
-            "cross-check: MILP did not prove optimality within its node budget", str(result.message)
-        )
-    value = float(result.fun)
-    if abs(value - round(value)) < 1e-4:
-        value = float(round(value))
-    return "scipy.optimize.milp (HiGHS, disjunctive big-M model with machine assignment)", value
+    return "HiGHS MILP (disjunctive big-M model with machine assignment)", value
 
 
 def solution_problems(

@@ -30,8 +30,8 @@ from typing import Any
 
 import numpy as np
 from ortools.sat.python import cp_model
-from scipy.optimize import Bounds, LinearConstraint, milp
 
+from benchmark.suites.mmopt.generation.milp import proven_optimum
 from benchmark.suites.mmopt.generation.protocol import ReferenceSolution, Rejected
 
 SOLVE_LIMIT_S = 60.0
@@ -352,21 +352,16 @@ def cross_check(instance: Mapping[str, Any]) -> tuple[str, float]:
     lower[-1] = bound
     high = np.ones(n)
     high[-1] = upper
-    result = milp(
-        c=cost,
-        constraints=[LinearConstraint(np.array(rows), lb=np.array(lo), ub=np.array(hi))],
-        integrality=integrality,
-        bounds=Bounds(lower, high),
-        options={"time_limit": SOLVE_LIMIT_S, "node_limit": CROSS_CHECK_NODE_LIMIT},
+    value = proven_optimum(
+        cost,
+        np.array(rows),
+        (lo, hi),
+        (lower, high),
+        integrality.astype(bool),
+        time_limit_s=SOLVE_LIMIT_S,
+        node_limit=CROSS_CHECK_NODE_LIMIT,
     )
-    if result.status != 0:
-        raise Rejected(
-            "cross-check: MILP did not prove optimality within its node budget", str(result.message)
-        )
-    value = float(result.fun)
-    if abs(value - round(value)) < 1e-4:
-        value = float(round(value))
-    return "scipy.optimize.milp (HiGHS, time-indexed model)", value
+    return "HiGHS MILP (time-indexed model)", value
 
 
 def solution_problems(
