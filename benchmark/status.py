@@ -5,10 +5,11 @@ pytest's own progress (dots, ``[gwN]`` lines) says nothing about scores or money
 On a terminal it is one line, redrawn in place (carriage return, erase to the end of the line) at
 most every ``tty_interval_s`` seconds and left on screen, final, when the session ends. It then
 is the progress display of the benchmark cases: their pass/fail letters and pytest's percentage
-(which would be written onto the same line and wrap it) are left out, failures are listed in the
-optbench summary anyway. Under CI (no terminal), where a carriage return would garble the log, it
-is a plain line of its own every ``plain_interval_s`` seconds between pytest's usual progress, so
-a long run's log stays readable either way.
+(which would be written onto the same line and wrap it) are left out through the public
+``pytest_report_teststatus`` hook; failures are listed in the optbench summary anyway. Under CI
+(no terminal), where a carriage return would garble the log, it is a plain line of its own every
+``plain_interval_s`` seconds between pytest's usual progress, so a long run's log stays readable
+either way.
 """
 
 from __future__ import annotations
@@ -45,15 +46,11 @@ class StatusLine:
         reporter = self._reporter()
         return bool(getattr(reporter, "isatty", False)) and self.config.get_verbosity() <= 0
 
-    @pytest.hookimpl(trylast=True)
-    def pytest_sessionstart(self) -> None:
-        reporter = self._reporter()
-        if self._redraws() and hasattr(reporter, "_show_progress_info"):
-            reporter._show_progress_info = False  # the percentage would land on the status line
-
     @pytest.hookimpl(tryfirst=True)
     def pytest_report_teststatus(self, report: pytest.TestReport) -> tuple[str, str, str] | None:
-        """A benchmark case's outcome, counted as usual but without a progress letter."""
+        """A benchmark case's outcome, counted in the totals as usual but with neither letter nor
+        word: pytest (8.3 on) then writes nothing for it, its percentage included, so nothing of
+        pytest's lands on the redrawn line."""
         if "::test_case[" not in report.nodeid or not self._redraws():
             return None
         if report.when in ("setup", "teardown"):
