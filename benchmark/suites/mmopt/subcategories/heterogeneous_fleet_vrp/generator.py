@@ -25,15 +25,23 @@ from typing import Any
 import numpy as np
 
 from benchmark.suites.mmopt.generation import routing
+from benchmark.suites.mmopt.generation.depot_layouts import (
+    DEPOT,
+    Clustering,
+    Layout,
+    coordinates_of,
+    customer_names,
+    demand_vector,
+    layout_problems,
+    nodes,
+    sample_layout,
+)
 from benchmark.suites.mmopt.generation.protocol import ReferenceSolution, Rejected
-from benchmark.suites.mmopt.generation.spatial import Point, distance, min_separation, sample_points
 from benchmark.suites.mmopt.subcategories.heterogeneous_fleet_vrp import solvers
 
 VARIANT = "heterogeneous_fleet_vrp"
-DEPOT = "Depot"
 UNIFORM = "uniform_layout"
 CLUSTERED = "clustered_layout"
-MIN_SEPARATION = 2.0
 
 
 @dataclass(frozen=True)
@@ -91,38 +99,14 @@ REGIMES: dict[str, Regime] = {
 }
 
 
-@dataclass(frozen=True)
-class Layout:
-    kind: str
-    depot: Point
-    customers: tuple[Point, ...]
-
-
-def customer_names(count: int) -> list[str]:
-    return [f"C{i}" for i in range(1, count + 1)]
+CLUSTERING = Clustering(centres=(2, 3), spacing=2.4, reach=4.5)
 
 
 def sample_structure(rng: random.Random, difficulty: str) -> Layout:
     regime = REGIMES[difficulty]
     count = rng.randint(*regime.customers)
     kind = rng.choice(regime.layouts)
-    middle = regime.grid // 2
-    depot = (rng.randint(middle - 2, middle + 2), rng.randint(middle - 2, middle + 2))
-    if kind == UNIFORM:
-        points = sample_points(rng, count, 1, regime.grid - 1, MIN_SEPARATION, avoid=[depot])
-        return Layout(kind, depot, tuple(points))
-    centres = sample_points(rng, rng.randint(2, 3), 3, regime.grid - 3, regime.grid / 2.4, avoid=[depot])
-    radius = regime.grid / 4.5
-    points = sample_points(
-        rng,
-        count,
-        1,
-        regime.grid - 1,
-        MIN_SEPARATION,
-        avoid=[depot],
-        accept=lambda p: any(distance(p, c) <= radius for c in centres),
-    )
-    return Layout(kind, depot, tuple(points))
+    return sample_layout(rng, kind, count, regime.grid, None if kind == UNIFORM else CLUSTERING)
 
 
 def official_rule_name(rule: str) -> str:
@@ -143,9 +127,7 @@ def instantiate(rng: random.Random, layout: Layout, difficulty: str) -> dict[str
     decimals = routing.rule_decimals(rule)
     customers = customer_names(len(layout.customers))
     nodes = [DEPOT, *customers]
-    coordinates = {DEPOT: list(layout.depot)} | {
-        name: [x, y] for name, (x, y) in zip(customers, layout.customers, strict=True)
-    }
+    coordinates = coordinates_of(layout, customers)
     demands = {name: rng.randint(*regime.demand) for name in customers}
     total = sum(demands.values())
     fleet = rng.choice(regime.fleets)
@@ -216,11 +198,6 @@ def instantiate(rng: random.Random, layout: Layout, difficulty: str) -> dict[str
     }
 
 
-def nodes(instance: Mapping[str, Any]) -> list[str]:
-    """Depot first (the solvers' node 0), then the customers."""
-    return [instance["depot"], *instance["sets"]["customers"]]
-
-
 def decimals_of(instance: Mapping[str, Any]) -> int:
     decimals = routing.rule_decimals(base_rule(instance))
     assert decimals is not None
@@ -246,10 +223,6 @@ def units(instance: Mapping[str, Any]) -> np.ndarray:
     return routing.cost_matrix(instance["coordinates"], nodes(instance), base_rule(instance))
 
 
-def demand_vector(instance: Mapping[str, Any]) -> list[int]:
-    return [int(instance["demands"].get(name, 0)) for name in nodes(instance)]
-
-
 def as_cost(instance: Mapping[str, Any], total_units: float) -> float:
     decimals = decimals_of(instance) + 2
     return round(total_units / 10**decimals, decimals) + 0.0
@@ -257,15 +230,9 @@ def as_cost(instance: Mapping[str, Any], total_units: float) -> float:
 
 def structural_problems(instance: Mapping[str, Any], difficulty: str) -> list[str]:
     regime = REGIMES[difficulty]
-    customers = instance["sets"]["customers"]
     types = vehicle_types(instance)
     demands = demand_vector(instance)
-    problems = []
-    if not regime.customers[0] <= len(customers) <= regime.customers[1]:
-        problems.append("structure: customer count outside the regime")
-    points = [tuple(instance["coordinates"][n]) for n in nodes(instance)]
-    if min_separation(points) < MIN_SEPARATION:  # type: ignore[arg-type]
-        problems.append("structure: two nodes too close to label")
+    problems = layout_problems(instance, regime.customers)
     if max(demands) > max(t.capacity for t in types):
         problems.append("structure: a customer's demand exceeds every capacity")
     if sum(demands) <= max(t.capacity for t in types):

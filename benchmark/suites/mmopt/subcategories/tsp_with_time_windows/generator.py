@@ -27,15 +27,22 @@ from dataclasses import dataclass
 from typing import Any
 
 from benchmark.suites.mmopt.generation import routing
+from benchmark.suites.mmopt.generation.depot_layouts import (
+    DEPOT,
+    Clustering,
+    Layout,
+    coordinates_of,
+    customer_names,
+    layout_problems,
+    nodes,
+    sample_layout,
+)
 from benchmark.suites.mmopt.generation.protocol import ReferenceSolution, Rejected
-from benchmark.suites.mmopt.generation.spatial import Point, distance, min_separation, sample_points
 from benchmark.suites.mmopt.subcategories.tsp_with_time_windows import solvers
 
 VARIANT = "traveling_salesman_problem_with_time_windows"
-DEPOT = "Depot"
 UNIFORM = "uniform"
 CLUSTERED = "clustered"
-MIN_SEPARATION = 2.0
 
 
 @dataclass(frozen=True)
@@ -75,38 +82,14 @@ REGIMES: dict[str, Regime] = {
 }
 
 
-@dataclass(frozen=True)
-class Layout:
-    kind: str
-    depot: Point
-    customers: tuple[Point, ...]
-
-
-def customer_names(count: int) -> list[str]:
-    return [f"C{i}" for i in range(1, count + 1)]
+CLUSTERING = Clustering(centres=(3, 4), spacing=2.6, reach=5)
 
 
 def sample_structure(rng: random.Random, difficulty: str) -> Layout:
     regime = REGIMES[difficulty]
     count = rng.randint(*regime.customers)
     kind = rng.choice(regime.layouts)
-    middle = regime.grid // 2
-    depot = (rng.randint(middle - 2, middle + 2), rng.randint(middle - 2, middle + 2))
-    if kind == UNIFORM:
-        points = sample_points(rng, count, 1, regime.grid - 1, MIN_SEPARATION, avoid=[depot])
-        return Layout(kind, depot, tuple(points))
-    centres = sample_points(rng, rng.randint(3, 4), 3, regime.grid - 3, regime.grid / 2.6, avoid=[depot])
-    radius = regime.grid / 5
-    points = sample_points(
-        rng,
-        count,
-        1,
-        regime.grid - 1,
-        MIN_SEPARATION,
-        avoid=[depot],
-        accept=lambda p: any(distance(p, c) <= radius for c in centres),
-    )
-    return Layout(kind, depot, tuple(points))
+    return sample_layout(rng, kind, count, regime.grid, None if kind == UNIFORM else CLUSTERING)
 
 
 def _scale(rule: str) -> int:
@@ -120,9 +103,7 @@ def instantiate(rng: random.Random, layout: Layout, difficulty: str) -> dict[str
     rule = rng.choice(regime.rules)
     customers = customer_names(len(layout.customers))
     nodes = [DEPOT, *customers]
-    coordinates = {DEPOT: list(layout.depot)} | {
-        name: [x, y] for name, (x, y) in zip(customers, layout.customers, strict=True)
-    }
+    coordinates = coordinates_of(layout, customers)
     service = {DEPOT: 0} | {name: rng.choice(regime.service) for name in customers}
     # plant the windows around a random visiting order, timed without waiting
     planted = rng.sample(customers, len(customers))
@@ -167,11 +148,6 @@ def travel_rule(instance: Mapping[str, Any]) -> str:
     return str(instance["meta_parameters"]["travel_time_rule"])
 
 
-def nodes(instance: Mapping[str, Any]) -> list[str]:
-    """Depot first (the solvers' node 0), then the customers."""
-    return [instance["depot"], *instance["sets"]["customers"]]
-
-
 def window_data(instance: Mapping[str, Any]) -> solvers.WindowData:
     """The instance in integer time units of the travel-time rule's precision."""
     names = nodes(instance)
@@ -200,13 +176,8 @@ def vacuous_windows(instance: Mapping[str, Any]) -> list[str]:
 
 def structural_problems(instance: Mapping[str, Any], difficulty: str) -> list[str]:
     regime = REGIMES[difficulty]
-    customers = instance["sets"]["customers"]
-    problems = []
-    if not regime.customers[0] <= len(customers) <= regime.customers[1]:
-        problems.append("structure: customer count outside the regime")
+    problems = layout_problems(instance, regime.customers)
     points = [tuple(instance["coordinates"][n]) for n in nodes(instance)]
-    if min_separation(points) < MIN_SEPARATION:  # type: ignore[arg-type]
-        problems.append("structure: two nodes too close to label")
     if any(not 0 <= c <= instance["grid_size"] for p in points for c in p):
         problems.append("structure: a node lies off the grid")
     if any(a > b for a, b in instance["time_windows"].values()):

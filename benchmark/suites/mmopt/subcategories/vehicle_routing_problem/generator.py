@@ -23,14 +23,22 @@ from typing import Any
 import numpy as np
 
 from benchmark.suites.mmopt.generation import routing
+from benchmark.suites.mmopt.generation.depot_layouts import (
+    DEPOT,
+    Clustering,
+    Layout,
+    coordinates_of,
+    customer_names,
+    demand_vector,
+    layout_problems,
+    nodes,
+    sample_layout,
+)
 from benchmark.suites.mmopt.generation.protocol import ReferenceSolution, Rejected
-from benchmark.suites.mmopt.generation.spatial import Point, distance, min_separation, sample_points
 
 VARIANT = "vehicle_routing_problem"
-DEPOT = "Depot"
 UNIFORM = "uniform_random_euclidean"
 CLUSTERED = "clustered_euclidean"
-MIN_SEPARATION = 2.0
 
 
 @dataclass(frozen=True)
@@ -70,38 +78,14 @@ REGIMES: dict[str, Regime] = {
 }
 
 
-@dataclass(frozen=True)
-class Layout:
-    kind: str
-    depot: Point
-    customers: tuple[Point, ...]
-
-
-def customer_names(count: int) -> list[str]:
-    return [f"C{i}" for i in range(1, count + 1)]
+CLUSTERING = Clustering(centres=(3, 4), spacing=2.6, reach=6)
 
 
 def sample_structure(rng: random.Random, difficulty: str) -> Layout:
     regime = REGIMES[difficulty]
     count = rng.randint(*regime.customers)
     kind = rng.choice(regime.layouts)
-    middle = regime.grid // 2
-    depot = (rng.randint(middle - 2, middle + 2), rng.randint(middle - 2, middle + 2))
-    if kind == UNIFORM:
-        points = sample_points(rng, count, 1, regime.grid - 1, MIN_SEPARATION, avoid=[depot])
-        return Layout(kind, depot, tuple(points))
-    centres = sample_points(rng, rng.randint(3, 4), 3, regime.grid - 3, regime.grid / 2.6, avoid=[depot])
-    radius = regime.grid / 6
-    points = sample_points(
-        rng,
-        count,
-        1,
-        regime.grid - 1,
-        MIN_SEPARATION,
-        avoid=[depot],
-        accept=lambda p: any(distance(p, c) <= radius for c in centres),
-    )
-    return Layout(kind, depot, tuple(points))
+    return sample_layout(rng, kind, count, regime.grid, None if kind == UNIFORM else CLUSTERING)
 
 
 def instantiate(rng: random.Random, layout: Layout, difficulty: str) -> dict[str, Any]:
@@ -113,9 +97,7 @@ def instantiate(rng: random.Random, layout: Layout, difficulty: str) -> dict[str
     total = sum(demands.values())
     capacity = max(max(demands.values()), math.ceil(total / (vehicles * rng.uniform(*regime.tightness))))
     nodes = [DEPOT, *customers]
-    coordinates = {DEPOT: list(layout.depot)} | {
-        name: [x, y] for name, (x, y) in zip(customers, layout.customers, strict=True)
-    }
+    coordinates = coordinates_of(layout, customers)
     return {
         "variant": VARIANT,
         "scenario": VARIANT,
@@ -147,17 +129,8 @@ def cost_rule(instance: Mapping[str, Any]) -> str:
     return str(instance["meta_parameters"]["cost_matrix_type"])
 
 
-def nodes(instance: Mapping[str, Any]) -> list[str]:
-    """Depot first (the solvers' node 0), then the customers."""
-    return [instance["depot"], *instance["sets"]["customers"]]
-
-
 def units(instance: Mapping[str, Any]) -> np.ndarray:
     return routing.cost_matrix(instance["coordinates"], nodes(instance), cost_rule(instance))
-
-
-def demand_vector(instance: Mapping[str, Any]) -> list[int]:
-    return [int(instance["demands"].get(name, 0)) for name in nodes(instance)]
 
 
 def fleet(instance: Mapping[str, Any]) -> tuple[int, int]:
@@ -167,15 +140,9 @@ def fleet(instance: Mapping[str, Any]) -> tuple[int, int]:
 
 def structural_problems(instance: Mapping[str, Any], difficulty: str) -> list[str]:
     regime = REGIMES[difficulty]
-    customers = instance["sets"]["customers"]
     vehicles, capacity = fleet(instance)
     demands = demand_vector(instance)
-    problems = []
-    if not regime.customers[0] <= len(customers) <= regime.customers[1]:
-        problems.append("structure: customer count outside the regime")
-    points = [tuple(instance["coordinates"][n]) for n in nodes(instance)]
-    if min_separation(points) < MIN_SEPARATION:  # type: ignore[arg-type]
-        problems.append("structure: two nodes too close to label")
+    problems = layout_problems(instance, regime.customers)
     if max(demands) > capacity:
         problems.append("structure: a customer's demand exceeds the vehicle capacity")
     if sum(demands) <= capacity:
