@@ -212,7 +212,15 @@ def instantiate(rng: random.Random, structure: Structure, difficulty: str) -> di
 
 
 def is_decision(instance: Mapping[str, Any]) -> bool:
-    return instance["task_variant"] == DECISION
+    """Whether the instance asks "is it k-colourable?" rather than for the fewest colours.
+
+    Our packages say so in ``task_variant``; the official release writes ``task_variant`` on its
+    medium and hard packages (``decision``, ``precolored_decision``) and only ``objective_type``
+    (``feasibility``) on its easy ones."""
+    variant = instance.get("task_variant")
+    if variant is not None:
+        return "decision" in str(variant)
+    return any(word in str(instance.get("objective_type", "")) for word in ("decision", "feasibility"))
 
 
 def colours_available(instance: Mapping[str, Any]) -> int:
