@@ -65,6 +65,17 @@ def test_validator_accepts_the_reference_in_its_shapes():
     assert SUBCATEGORY.check_solution(instance, nudged).feasible
 
 
+def test_a_malformed_ending_inventory_is_named_as_such():
+    instance, solution = _instance("easy", 1)
+    customer, period = instance["sets"]["customers"][0], instance["sets"]["periods"][0]
+    bad = copy.deepcopy(solution)
+    bad["ending_inventory"][customer][period] = "many"
+    bad["ending_inventory"]["deliveries"] = {}
+    problems = _problems(instance, bad)
+    assert f"ending_inventory[{customer}][{period}] = 'many' is not a number" in problems
+    assert "ending_inventory: unknown customer 'deliveries'" in problems
+
+
 def test_validator_rejects_balance_capacity_route_and_objective_faults():
     instance, solution = _instance("medium", 2)
     periods = instance["sets"]["periods"]

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from benchmark.suites.mmopt.generation.flows import fmt
+from benchmark.suites.mmopt.generation.period_grids import read_grid
 from benchmark.suites.mmopt.generation.schedules import number
 from benchmark.suites.mmopt.subcategories.base import SolutionCheck
 from benchmark.suites.mmopt.subcategories.energy_dispatch_unit_commitment.model import (
@@ -31,50 +32,10 @@ REPORTED_KEYS = ("objective_value", "objective", "total_cost", "objective_exact"
 __all__ = ["OPTIONAL_KEYS", "check_solution"]
 
 
-def _grid(
-    raw: Any, units: list[str], periods: list[str], what: str
-) -> tuple[dict[str, dict[str, float]], list[str]]:
-    """A unit → period → number table; names matched case-insensitively, bare numbers and
-    per-unit lists in period order accepted."""
-    if not isinstance(raw, Mapping):
-        return {}, [f"{what} is not a dict of units"]
-    unit_names = {g.lower(): g for g in units}
-    period_names = {t.lower(): t for t in periods}
-    grid: dict[str, dict[str, float]] = {}
-    problems = []
-    for raw_unit, row in raw.items():
-        text = str(raw_unit).strip()
-        unit = unit_names.get((f"G{int(text)}" if text.isdigit() else text).lower())
-        if unit is None:
-            problems.append(f"{what}: unknown unit {raw_unit!r}")
-            continue
-        if isinstance(row, list | tuple) and len(row) == len(periods):
-            row = dict(zip(periods, row, strict=True))
-        if not isinstance(row, Mapping):
-            problems.append(f"{what}[{unit}] is not a dict of periods")
-            continue
-        grid[unit] = {}
-        for raw_period, value in row.items():
-            label = str(raw_period).strip()
-            period = period_names.get((f"t{int(label)}" if label.isdigit() else label).lower())
-            amount = number(value)
-            if period is None:
-                problems.append(f"{what}[{unit}]: unknown period {raw_period!r}")
-            elif amount is None:
-                problems.append(f"{what}[{unit}][{period}] = {value!r} is not a number")
-            else:
-                grid[unit][period] = amount
-    for unit in units:
-        for period in periods:
-            if period not in grid.get(unit, {}):
-                problems.append(f"{what}[{unit}][{period}] is missing")
-    return grid, problems
-
-
 def _flags(
     raw: Any, units: list[str], periods: list[str], what: str
 ) -> tuple[dict[str, dict[str, int]], list[str]]:
-    grid, problems = _grid(raw, units, periods, what)
+    grid, problems = read_grid(raw, units, periods, what, "unit", "G")
     flags: dict[str, dict[str, int]] = {}
     for unit in units:
         flags[unit] = {}
@@ -90,7 +51,7 @@ def check_solution(instance: Mapping[str, Any], solution: Mapping[str, Any]) -> 
     units, periods = units_periods(instance)
     if "generation" not in solution:
         return SolutionCheck(feasible=False, objective=None, problems=("no generation plan returned",))
-    generation, problems = _grid(solution["generation"], units, periods, "generation")
+    generation, problems = read_grid(solution["generation"], units, periods, "generation", "unit", "G")
     if problems:
         return SolutionCheck(feasible=False, objective=None, problems=tuple(problems))
     if "commitment" in solution:

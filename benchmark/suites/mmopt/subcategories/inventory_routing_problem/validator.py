@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from benchmark.suites.mmopt.generation.flows import fmt
+from benchmark.suites.mmopt.generation.period_grids import read_grid, resolve_label
 from benchmark.suites.mmopt.generation.schedules import number
 from benchmark.suites.mmopt.subcategories.base import SolutionCheck
 from benchmark.suites.mmopt.subcategories.inventory_routing_problem.model import (
@@ -34,47 +35,6 @@ ROUTE_KEYS = ("route_by_period", "routes")
 OPTIONAL_KEYS = ("fixed_dispatch_cost", "distance_matrix")
 
 
-def _resolve(raw: Any, names: dict[str, str], prefix: str) -> str | None:
-    text = str(raw).strip()
-    return names.get((f"{prefix}{int(text)}" if text.isdigit() else text).lower())
-
-
-def _deliveries(
-    raw: Any, customers: list[str], periods: list[str]
-) -> tuple[dict[str, dict[str, float]], list[str]]:
-    if not isinstance(raw, Mapping):
-        return {}, ["deliveries is not a dict of customers"]
-    customer_names = {c.lower(): c for c in customers}
-    period_names = {t.lower(): t for t in periods}
-    grid: dict[str, dict[str, float]] = {}
-    problems = []
-    for raw_customer, row in raw.items():
-        customer = _resolve(raw_customer, customer_names, "C")
-        if customer is None:
-            problems.append(f"deliveries: unknown customer {raw_customer!r}")
-            continue
-        if isinstance(row, list | tuple) and len(row) == len(periods):
-            row = dict(zip(periods, row, strict=True))
-        if not isinstance(row, Mapping):
-            problems.append(f"deliveries[{customer}] is not a dict of periods")
-            continue
-        grid[customer] = {}
-        for raw_period, value in row.items():
-            period = _resolve(raw_period, period_names, "t")
-            amount = number(value)
-            if period is None:
-                problems.append(f"deliveries[{customer}]: unknown period {raw_period!r}")
-            elif amount is None:
-                problems.append(f"deliveries[{customer}][{period}] = {value!r} is not a number")
-            else:
-                grid[customer][period] = amount
-    for customer in customers:
-        for period in periods:
-            if period not in grid.get(customer, {}):
-                problems.append(f"deliveries[{customer}][{period}] is missing")
-    return grid, problems
-
-
 def _routes(raw: Any, customers: list[str], periods: list[str]) -> tuple[dict[str, list[str]], list[str]]:
     """Per period the customers in visiting order; a route must start and end at the depot."""
     if not isinstance(raw, Mapping):
@@ -84,7 +44,7 @@ def _routes(raw: Any, customers: list[str], periods: list[str]) -> tuple[dict[st
     routes: dict[str, list[str]] = {}
     problems = []
     for raw_period, sequence in raw.items():
-        period = _resolve(raw_period, period_names, "t")
+        period = resolve_label(raw_period, period_names, "t")
         if period is None:
             problems.append(f"route_by_period: unknown period {raw_period!r}")
             continue
@@ -93,7 +53,9 @@ def _routes(raw: Any, customers: list[str], periods: list[str]) -> tuple[dict[st
         if not isinstance(sequence, list | tuple):
             problems.append(f"route of {period} is not a list of nodes")
             continue
-        stops = [_resolve(node, names, "C") if isinstance(node, str | int) else None for node in sequence]
+        stops = [
+            resolve_label(node, names, "C") if isinstance(node, str | int) else None for node in sequence
+        ]
         if any(stop is None for stop in stops):
             problems.append(f"route of {period} names an unknown node")
             continue
@@ -123,7 +85,9 @@ def check_solution(instance: Mapping[str, Any], solution: Mapping[str, Any]) -> 
     key = next((k for k in ROUTE_KEYS if k in solution), None)
     if key is None:
         return SolutionCheck(feasible=False, objective=None, problems=("no routes returned",))
-    deliveries, problems = _deliveries(solution["deliveries"], customers, periods)
+    deliveries, problems = read_grid(
+        solution["deliveries"], customers, periods, "deliveries", "customer", "C"
+    )
     routes, route_problems = _routes(solution[key], customers, periods)
     problems += route_problems
     if problems:
@@ -154,8 +118,10 @@ def check_solution(instance: Mapping[str, Any], solution: Mapping[str, Any]) -> 
                     f"{customer} holds {fmt(level)} in {period}, above its storage {fmt(storage)}"
                 )
     if "ending_inventory" in solution:
-        returned, stock_problems = _deliveries(solution["ending_inventory"], customers, periods)
-        problems += [p.replace("deliveries", "ending_inventory") for p in stock_problems]
+        returned, stock_problems = read_grid(
+            solution["ending_inventory"], customers, periods, "ending_inventory", "customer", "C"
+        )
+        problems += stock_problems
         for customer, row in returned.items():
             for period, value in row.items():
                 if abs(value - stock[customer][period]) > TOLERANCE:

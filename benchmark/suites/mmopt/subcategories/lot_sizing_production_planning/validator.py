@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from benchmark.suites.mmopt.generation.flows import fmt
+from benchmark.suites.mmopt.generation.period_grids import read_grid
 from benchmark.suites.mmopt.generation.schedules import number
 from benchmark.suites.mmopt.subcategories.base import SolutionCheck
 from benchmark.suites.mmopt.subcategories.lot_sizing_production_planning.generator import (
@@ -27,50 +28,11 @@ REPORTED_KEYS = ("objective_value", "objective", "total_cost", "objective_exact"
 OPTIONAL_KEYS = ("setup_time",)
 
 
-def _grid(
-    raw: Any, products: list[str], periods: list[str], what: str
-) -> tuple[dict[str, dict[str, float]], list[str]]:
-    """A product → period → number table; names matched case-insensitively, bare numbers accepted."""
-    if not isinstance(raw, Mapping):
-        return {}, [f"{what} is not a dict of products"]
-    product_names = {p.lower(): p for p in products}
-    period_names = {t.lower(): t for t in periods}
-    grid: dict[str, dict[str, float]] = {}
-    problems = []
-    for raw_product, row in raw.items():
-        text = str(raw_product).strip()
-        product = product_names.get((f"P{int(text)}" if text.isdigit() else text).lower())
-        if product is None:
-            problems.append(f"{what}: unknown product {raw_product!r}")
-            continue
-        if isinstance(row, list | tuple) and len(row) == len(periods):
-            row = dict(zip(periods, row, strict=True))
-        if not isinstance(row, Mapping):
-            problems.append(f"{what}[{product}] is not a dict of periods")
-            continue
-        grid[product] = {}
-        for raw_period, value in row.items():
-            label = str(raw_period).strip()
-            period = period_names.get((f"t{int(label)}" if label.isdigit() else label).lower())
-            amount = number(value)
-            if period is None:
-                problems.append(f"{what}[{product}]: unknown period {raw_period!r}")
-            elif amount is None:
-                problems.append(f"{what}[{product}][{period}] = {value!r} is not a number")
-            else:
-                grid[product][period] = amount
-    for product in products:
-        for period in periods:
-            if period not in grid.get(product, {}):
-                problems.append(f"{what}[{product}][{period}] is missing")
-    return grid, problems
-
-
 def check_solution(instance: Mapping[str, Any], solution: Mapping[str, Any]) -> SolutionCheck:
     products, periods = instance["sets"]["products"], instance["sets"]["periods"]
     if "production" not in solution:
         return SolutionCheck(feasible=False, objective=None, problems=("no production plan returned",))
-    production, problems = _grid(solution["production"], products, periods, "production")
+    production, problems = read_grid(solution["production"], products, periods, "production", "product", "P")
     if problems:
         return SolutionCheck(feasible=False, objective=None, problems=tuple(problems))
     for product in products:
@@ -79,7 +41,7 @@ def check_solution(instance: Mapping[str, Any], solution: Mapping[str, Any]) -> 
                 problems.append(f"production[{product}][{period}] = {fmt(production[product][period])} < 0")
     producing = {p: {t: int(production[p][t] > TOLERANCE) for t in periods} for p in products}
     if "setup" in solution:
-        returned, setup_problems = _grid(solution["setup"], products, periods, "setup")
+        returned, setup_problems = read_grid(solution["setup"], products, periods, "setup", "product", "P")
         problems += setup_problems
         setup = {p: {t: round(returned.get(p, {}).get(t, 0)) for t in periods} for p in products}
         for product in products:
@@ -97,7 +59,9 @@ def check_solution(instance: Mapping[str, Any], solution: Mapping[str, Any]) -> 
                     f"{instance['demand'][product][period]}"
                 )
     if "inventory" in solution:
-        returned_stock, stock_problems = _grid(solution["inventory"], products, periods, "inventory")
+        returned_stock, stock_problems = read_grid(
+            solution["inventory"], products, periods, "inventory", "product", "P"
+        )
         problems += stock_problems
         for product, row in returned_stock.items():
             for period, value in row.items():
