@@ -1,9 +1,10 @@
 """Every selected case ends in exactly one record, and ``--gate`` cannot pass over unscored ones.
 
-Each kind of unscored case is produced for real in a subprocess run: a validator that crashes on
-instance data it cannot read (a package copy with a key removed and its checksum updated), an
-endpoint fault (a replay file without the case), a damaged package (a checksum mismatch) and an
-xdist worker killed with SIGKILL in the middle of a case.
+Each kind of unscored case is produced for real in a subprocess run: an instance lacking a key
+its check needs (a package copy with a key removed and its checksum updated: a dataset error
+naming the file and the key, never the model's failure), an endpoint fault (a replay file without
+the case), a damaged package (a checksum mismatch) and an xdist worker killed with SIGKILL in the
+middle of a case. A validator that crashes on an answer is a harness error (unit tests below).
 """
 
 from __future__ import annotations
@@ -63,7 +64,7 @@ def _remove_instance_key(package: Path, key: str) -> None:
 
 @pytest.fixture
 def faulty_dataset(tmp_path: Path) -> tuple[Path, Path]:
-    """Five packages: two intact, one the validator cannot read, one damaged, one unanswered."""
+    """Five packages: two intact, one whose instance lacks a key, one damaged, one unanswered."""
     root = _copy(tmp_path / "data", "mf_e_001", "mf_e_002", "mf_e_003", "mf_e_004", "mf_e_005")
     _remove_instance_key(root / EASY_MF / "mf_e_002", "arcs")
     task = root / EASY_MF / "mf_e_003/task_input.txt"
@@ -126,21 +127,22 @@ def test_each_kind_of_unscored_case_has_its_record_and_fails_the_gate(bench, fau
     categories = {r["case"].split("/")[4]: r["category"] for r in run.records}
     assert categories == {
         "mf_e_001": None,
-        "mf_e_002": "harness_error",
+        "mf_e_002": "dataset_error",
         "mf_e_003": "dataset_error",
         "mf_e_004": "api_error",
         "mf_e_005": None,
     }
     assert len(run.records) == 5  # exactly one record per case
-    crash = run.by_case()[KEY.format("mf_e_002")]
-    assert crash["outcome"] == "error" and "KeyError" in crash["detail"] and "'arcs'" in crash["traceback"]
+    malformed = run.by_case()[KEY.format("mf_e_002")]
+    assert malformed["outcome"] == "error"
+    assert "instance_data.json: the instance lacks 'arcs'" in malformed["detail"]
     counts = run.summary["counts"]
     assert (counts["selected"], counts["recorded"], counts["scored"], counts["passed"]) == (5, 5, 2, 2)
-    assert run.summary["not_scored"] == {"api_error": 1, "dataset_error": 1, "harness_error": 1}
+    assert run.summary["not_scored"] == {"api_error": 1, "dataset_error": 2}
     assert run.summary["metrics"]["pass@1"] == 1.0  # the errors are not the model's
     assert run.summary["run"]["gate"]["passed"] is False
     assert "selected 5, recorded 5, scored 2 (2 passed, 0 failed)" in run.output
-    assert "not scored 3: api_error 1, dataset_error 1, harness_error 1" in run.output
+    assert "not scored 3: api_error 1, dataset_error 2" in run.output
     assert "FAIL unscored cases: 3 of 5 selected" in run.output
 
 

@@ -49,6 +49,7 @@ from benchmark.suites.mmopt import commands
 from benchmark.suites.mmopt import package as packages
 from benchmark.suites.mmopt.attribution import classify_artifact
 from benchmark.suites.mmopt.attribution_tables import OFFICIAL_SETTINGS, SETTINGS, attribution_tables
+from benchmark.suites.mmopt.instance_check import check_instance
 from benchmark.suites.mmopt.official import DEFAULT_SCORING, SCORING_MODES
 from benchmark.suites.mmopt.prompts import oracle_response, payload_messages, stage1_messages
 from benchmark.suites.mmopt.response import parse_stage1
@@ -194,6 +195,7 @@ class MMOptSuite:
         if case.setting not in self.settings:
             raise ValueError(f"mmopt has no setting {case.setting!r}; choose from {', '.join(self.settings)}")
         package = packages.load_package(case.instance, packages.SETTING_FILES[case.setting])
+        check_instance(package.directory, package.subcategory, package.instance_data, package.solution_ref)
         note: dict[str, str] = {"scoring": self.scoring}
         oracle = lambda: _oracle_answer(package, note)  # noqa: E731 - the reference travels as a callable
         verdict = self._evaluate(case, context, package, oracle)
