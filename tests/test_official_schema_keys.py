@@ -20,8 +20,7 @@ SAMPLE = Path(__file__).parent / "data" / "official_mmopt"
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "mmopt"
 MORE: dict[str, Any] = json.loads((SAMPLE / "more_official_keys.json").read_text(encoding="utf-8"))
 #: Known failures, each expected to fail (strict xfail) until it is fixed: the generators still in
-#: the project's earlier schema, and subcategories whose instances carry keys that the official
-#: schema of the subcategory lacks.
+#: the project's earlier schema.
 KNOWN_FAILURES: dict[str, str] = {
     **dict.fromkeys(
         (
@@ -30,15 +29,6 @@ KNOWN_FAILURES: dict[str, str] = {
             "p_median_center",
         ),
         "generator still emits the earlier schema",
-    ),
-    **dict.fromkeys(
-        (
-            "heterogeneous_fleet_vrp",
-            "travel_salesman_problem",
-            "tsp_with_time_windows",
-            "vehicle_routing_problem",
-        ),
-        "grid_size is not in the official sample package",
     ),
 }
 #: Instance keys of ours that no official package of the subcategory has, kept on purpose (listed in

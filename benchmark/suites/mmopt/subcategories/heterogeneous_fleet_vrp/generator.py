@@ -102,6 +102,12 @@ REGIMES: dict[str, Regime] = {
 CLUSTERING = Clustering(centres=(2, 3), spacing=2.4, reach=4.5)
 
 
+def grid_size(instance: Mapping[str, Any]) -> int:
+    """The side of the square map the instance is drawn on: its difficulty's regime grid (kept out
+    of ``instance_data.json``, whose official schema has no such key)."""
+    return REGIMES[str(instance["difficulty"])].grid
+
+
 def sample_structure(rng: random.Random, difficulty: str) -> Layout:
     regime = REGIMES[difficulty]
     count = rng.randint(*regime.customers)
@@ -183,7 +189,6 @@ def instantiate(rng: random.Random, layout: Layout, difficulty: str) -> dict[str
             }
             for name, values in type_parameters.items()
         },
-        "grid_size": regime.grid,
         "meta_parameters": {
             "number_customers": len(customers),
             "number_vehicle_types": len(type_parameters),

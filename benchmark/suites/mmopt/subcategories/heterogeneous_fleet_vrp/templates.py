@@ -11,6 +11,7 @@ from benchmark.suites.mmopt.generation.task_text import output_contract, task_te
 from benchmark.suites.mmopt.subcategories.heterogeneous_fleet_vrp.generator import (
     decimals_of,
     greedy_cost,
+    grid_size,
 )
 
 DECIMAL_WORDS = {0: "the nearest whole number", 1: "one decimal place", 2: "two decimal places"}
@@ -67,7 +68,7 @@ def canonical_specification(record: VerifiedRecord) -> str:
         for n in instance["sets"]["nodes"]
     )
     fleet = "\n".join(_fleet_rows(instance))
-    grid = instance["grid_size"]
+    grid = grid_size(instance)
     return (
         f"Instance {record.instance_id} - heterogeneous fleet vehicle routing problem "
         f"({record.difficulty})\n\n"

@@ -59,6 +59,12 @@ REGIMES: dict[str, Regime] = {
 }
 
 
+def grid_size(instance: Mapping[str, Any]) -> int:
+    """The side of the square map the instance is drawn on: its difficulty's regime grid (kept out
+    of ``instance_data.json``, whose official schema has no such key)."""
+    return REGIMES[str(instance["difficulty"])].grid
+
+
 @dataclass(frozen=True)
 class Layout:
     kind: str
@@ -105,7 +111,6 @@ def instantiate(rng: random.Random, layout: Layout, difficulty: str) -> dict[str
         "coordinates": coordinates,
         "distance_matrix": routing.distance_table(coordinates, names, rule),
         "root_city": names[0],
-        "grid_size": regime.grid,
         "meta_parameters": {
             "number_nodes": len(names),
             "layout_type": layout.kind,
@@ -137,7 +142,7 @@ def structural_problems(instance: Mapping[str, Any], difficulty: str) -> list[st
     if not regime.cities[0] <= len(names) <= regime.cities[1]:
         problems.append("structure: city count outside the regime")
     points = [tuple(instance["coordinates"][n]) for n in names]
-    if any(not 0 <= c <= instance["grid_size"] for p in points for c in p):
+    if any(not 0 <= c <= grid_size(instance) for p in points for c in p):
         problems.append("structure: a city lies off the grid")
     if min_separation(points) < MIN_SEPARATION:  # type: ignore[arg-type]
         problems.append("structure: two cities too close to label")

@@ -19,6 +19,7 @@ from benchmark.suites.mmopt.generation.spatial import (
     render_tables,
     table_labels,
 )
+from benchmark.suites.mmopt.subcategories.travel_salesman_problem.generator import grid_size
 
 START_COLOR = "#c0392b"
 CITY_COLOR = "#1f5fa8"
@@ -48,13 +49,13 @@ def render(instance: Mapping[str, Any]) -> list[RenderedVisual]:
         else MapMarker(name, *instance["coordinates"][name], "o", CITY_COLOR, 10.0)
         for name in instance["sets"]["nodes"]
     ]
-    city_map = render_map(instance["grid_size"], markers, [], MAP_TITLE, prefix="v0/")
+    city_map = render_map(grid_size(instance), markers, [], MAP_TITLE, prefix="v0/")
     return [city_map, render_tables(None, _tables(instance))]
 
 
 def expected_labels(instance: Mapping[str, Any]) -> list[ExpectedLabel]:
     labels = [ExpectedLabel(f"v0/name:{name}", name) for name in instance["sets"]["nodes"]]
-    labels += map_tick_labels(instance["grid_size"], "v0/")
+    labels += map_tick_labels(grid_size(instance), "v0/")
     return labels + table_labels(_tables(instance))
 
 

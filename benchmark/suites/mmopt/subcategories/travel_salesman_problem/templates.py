@@ -11,6 +11,7 @@ from benchmark.suites.mmopt.generation.protocol import DerivedArtifacts, Verifie
 from benchmark.suites.mmopt.generation.task_text import output_contract, task_text
 from benchmark.suites.mmopt.subcategories.travel_salesman_problem.generator import (
     cost_rule,
+    grid_size,
     heuristic_costs,
 )
 
@@ -51,7 +52,7 @@ def canonical_specification(record: VerifiedRecord) -> str:
     coordinates = "\n".join(
         f"  {n}: ({instance['coordinates'][n][0]}, {instance['coordinates'][n][1]})" for n in names
     )
-    grid = instance["grid_size"]
+    grid = grid_size(instance)
     meta = instance["meta_parameters"]
     return (
         f"Instance {record.instance_id} - travelling salesman problem ({record.difficulty})\n\n"

@@ -85,6 +85,12 @@ REGIMES: dict[str, Regime] = {
 CLUSTERING = Clustering(centres=(3, 4), spacing=2.6, reach=5)
 
 
+def grid_size(instance: Mapping[str, Any]) -> int:
+    """The side of the square map the instance is drawn on: its difficulty's regime grid (kept out
+    of ``instance_data.json``, whose official schema has no such key)."""
+    return REGIMES[str(instance["difficulty"])].grid
+
+
 def sample_structure(rng: random.Random, difficulty: str) -> Layout:
     regime = REGIMES[difficulty]
     count = rng.randint(*regime.customers)
@@ -133,7 +139,6 @@ def instantiate(rng: random.Random, layout: Layout, difficulty: str) -> dict[str
         "travel_time_matrix": routing.distance_table(coordinates, nodes, rule),
         "service_times": service,
         "time_windows": {name: windows[name] for name in nodes},
-        "grid_size": regime.grid,
         "meta_parameters": {
             "number_customers": len(customers),
             "layout_type": layout.kind,
@@ -178,7 +183,7 @@ def structural_problems(instance: Mapping[str, Any], difficulty: str) -> list[st
     regime = REGIMES[difficulty]
     problems = layout_problems(instance, regime.customers)
     points = [tuple(instance["coordinates"][n]) for n in nodes(instance)]
-    if any(not 0 <= c <= instance["grid_size"] for p in points for c in p):
+    if any(not 0 <= c <= grid_size(instance) for p in points for c in p):
         problems.append("structure: a node lies off the grid")
     if any(a > b for a, b in instance["time_windows"].values()):
         problems.append("structure: a window closes before it opens")

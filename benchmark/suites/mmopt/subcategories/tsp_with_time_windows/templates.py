@@ -10,6 +10,7 @@ from benchmark.suites.mmopt.generation import routing
 from benchmark.suites.mmopt.generation.protocol import DerivedArtifacts, VerifiedRecord
 from benchmark.suites.mmopt.generation.task_text import output_contract, task_text
 from benchmark.suites.mmopt.subcategories.tsp_with_time_windows.generator import (
+    grid_size,
     heuristic_summary,
     travel_rule,
 )
@@ -63,7 +64,7 @@ def canonical_specification(record: VerifiedRecord) -> str:
     rows = "\n".join(
         f"  {n:>5}: ({x}, {y}), window [{a}, {b}], service {s}" for n, x, y, a, b, s in _rows(instance)
     )
-    grid = instance["grid_size"]
+    grid = grid_size(instance)
     return (
         f"Instance {record.instance_id} - travelling salesman problem with time windows "
         f"({record.difficulty})\n\n"

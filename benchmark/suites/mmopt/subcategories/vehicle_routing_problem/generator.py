@@ -81,6 +81,12 @@ REGIMES: dict[str, Regime] = {
 CLUSTERING = Clustering(centres=(3, 4), spacing=2.6, reach=6)
 
 
+def grid_size(instance: Mapping[str, Any]) -> int:
+    """The side of the square map the instance is drawn on: its difficulty's regime grid (kept out
+    of ``instance_data.json``, whose official schema has no such key)."""
+    return REGIMES[str(instance["difficulty"])].grid
+
+
 def sample_structure(rng: random.Random, difficulty: str) -> Layout:
     regime = REGIMES[difficulty]
     count = rng.randint(*regime.customers)
@@ -113,7 +119,6 @@ def instantiate(rng: random.Random, layout: Layout, difficulty: str) -> dict[str
         "demands": {DEPOT: 0} | demands,
         "distance_matrix": routing.distance_table(coordinates, nodes, rule),
         "vehicle_capacity": capacity,
-        "grid_size": regime.grid,
         "meta_parameters": {
             "number_customers": len(customers),
             "number_vehicles": vehicles,

@@ -9,7 +9,11 @@ from __future__ import annotations
 from benchmark.suites.mmopt.generation import routing
 from benchmark.suites.mmopt.generation.protocol import DerivedArtifacts, VerifiedRecord
 from benchmark.suites.mmopt.generation.task_text import output_contract, task_text
-from benchmark.suites.mmopt.subcategories.vehicle_routing_problem.generator import cost_rule, greedy_cost
+from benchmark.suites.mmopt.subcategories.vehicle_routing_problem.generator import (
+    cost_rule,
+    greedy_cost,
+    grid_size,
+)
 
 READING = (
     "Two figures describe the instance. visual_0.png is a map on a square grid whose lines are one "
@@ -52,7 +56,7 @@ def canonical_specification(record: VerifiedRecord) -> str:
         + ("" if n == instance["depot"] else f", demand {instance['demands'][n]}")
         for n in instance["sets"]["nodes"]
     )
-    grid = instance["grid_size"]
+    grid = grid_size(instance)
     return (
         f"Instance {record.instance_id} - capacitated vehicle routing problem ({record.difficulty})\n\n"
         "Problem\n"
