@@ -16,6 +16,8 @@ from typing import Any
 
 import pytest
 
+from benchmark.suites.mmopt.subcategories import get_subcategory
+
 SAMPLE = Path(__file__).parent / "data" / "official_mmopt"
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "mmopt"
 MORE: dict[str, Any] = json.loads((SAMPLE / "more_official_keys.json").read_text(encoding="utf-8"))
@@ -126,15 +128,18 @@ def test_the_check_catches_a_key_of_our_own() -> None:
 @pytest.mark.parametrize("subcategory", sorted(EXTENSIONS))
 def test_each_extension_is_ours_used_and_documented(subcategory: str) -> None:
     """An extension is a key the official schema lacks (sample and ``more_official_keys.json``), that
-    a shipped package still uses and the README names: otherwise the entry is stale, or hides an
-    official key whose name and shape we should match instead."""
+    a shipped package still uses, the README names and the validator lists as optional (an official
+    package, without it, is scored without that constraint): otherwise the entry is stale, hides an
+    official key whose name and shape we should match instead, or breaks official packages."""
     keys, _ = OFFICIAL[subcategory]
     used = set().union(*(json.loads(p.read_text(encoding="utf-8")) for p in _shipped(subcategory)))
     listed = _readme_line(README.read_text(encoding="utf-8"), subcategory)
+    optional = set(getattr(getattr(get_subcategory(subcategory), "validator", None), "OPTIONAL_KEYS", ()))
     for key in EXTENSIONS[subcategory]:
         assert key not in keys, f"{subcategory}: {key!r} is an official key, not an extension"
         assert key in used, f"{subcategory}: no shipped package uses the extension {key!r}"
         assert f"`{key}`" in listed, f"README.md has no line '- {subcategory}: ... `{key}` ...'"
+        assert key in optional, f"{subcategory}: the validator's OPTIONAL_KEYS lack the extension {key!r}"
 
 
 def _readme_line(readme: str, subcategory: str) -> str:
