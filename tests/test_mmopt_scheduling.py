@@ -23,7 +23,7 @@ from benchmark.suites.mmopt.generation.jsonio import dumps_canonical
 from benchmark.suites.mmopt.generation.package import package_files
 from benchmark.suites.mmopt.generation.seeds import instance_seed
 from benchmark.suites.mmopt.generation.validate import validate
-from benchmark.suites.mmopt.package import discover, load_package
+from benchmark.suites.mmopt.package import discover, load_package, reference_value
 from benchmark.suites.mmopt.planting import plant, write_plan
 from benchmark.suites.mmopt.subcategories import get_subcategory
 from benchmark.suites.mmopt.subcategories.base import DIFFICULTIES
@@ -384,12 +384,14 @@ def test_official_packages_pass_our_validator_and_solvers(name):
     for package in packages:
         instance = _load(package, "ground_truth/instance_data.json")
         solution = _load(package, "ground_truth/solution_ref.json")
-        meta = _load(package, "meta.json")
+        optimum = reference_value(solution)
         verdict = generator.check_solution(instance, solution)
         assert verdict.feasible, verdict.problems
-        assert verdict.objective == pytest.approx(meta["objective_value"], abs=1e-6)
-        assert generator.reference_solve(instance).objective == pytest.approx(meta["objective_value"])
-        assert generator.cross_check(instance)[1] == pytest.approx(meta["objective_value"])
+        assert verdict.objective == pytest.approx(optimum, abs=1e-6)
+        if instance.get("meta_parameters", {}).get("objective_type", "makespan") != "makespan":
+            continue  # our generators build and solve makespan instances only; the validator reads all
+        assert generator.reference_solve(instance).objective == pytest.approx(optimum)
+        assert generator.cross_check(instance)[1] == pytest.approx(optimum)
         assert generator.render(instance)  # the renderer reads the official record as it is
 
 

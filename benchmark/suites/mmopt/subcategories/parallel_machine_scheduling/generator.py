@@ -150,14 +150,6 @@ def _thresholds(instance: Mapping[str, Any]) -> list[int]:
     return sorted({release(instance, job) for job in instance["sets"]["jobs"]})
 
 
-def machine_makespan(instance: Mapping[str, Any], machine: str, jobs: list[str]) -> int:
-    """Best finish of ``jobs`` on ``machine``: earliest release first, each as early as possible."""
-    time = 0
-    for job in sorted(jobs, key=lambda j: (release(instance, j), j)):
-        time = max(time, release(instance, job)) + occupancy(instance, job, machine)
-    return time
-
-
 def structural_problems(instance: Mapping[str, Any], difficulty: str) -> list[str]:
     regime = REGIMES[difficulty]
     jobs, machines = instance["sets"]["jobs"], instance["sets"]["machines"]

@@ -2,9 +2,12 @@
 
 The assignment (job → eligible machine) is required. A schedule with start times is checked when
 given: each job on its assigned machine, starting at or after its release, finishing after its
-setup and processing, machines never running two jobs at once; the makespan is then its latest
-finish. Without start times the makespan is recomputed as the best one the assignment allows
-(earliest release first on each machine), since the assignment alone fixes it.
+setup and processing, machines never running two jobs at once. The objective follows the
+instance's ``objective_type`` (in ``meta_parameters``; the release has ``makespan`` and
+``total_completion``, and ``total_weighted_completion`` would use ``weights``): the latest
+finish, or the (weighted) sum of finishes. Without start times it is recomputed as the best one
+the assignment allows: earliest release first for the makespan, Smith's rule (shortest weighted
+processing time first) for the completion sums, optimal on each machine without release times.
 """
 
 from __future__ import annotations
@@ -17,15 +20,51 @@ from benchmark.suites.mmopt.generation.flows import close, fmt
 from benchmark.suites.mmopt.generation.schedules import TOLERANCE, machine_overlaps, number
 from benchmark.suites.mmopt.subcategories.base import SolutionCheck
 from benchmark.suites.mmopt.subcategories.bipartite_assignment.validator import read_assignment
-from benchmark.suites.mmopt.subcategories.parallel_machine_scheduling.generator import (
-    machine_makespan,
-    occupancy,
-    release,
-)
+from benchmark.suites.mmopt.subcategories.parallel_machine_scheduling.generator import occupancy, release
 
-REPORTED_KEYS = ("objective_value", "objective", "makespan", "objective_exact")
-#: Instance keys this check may look up that an official instance lacks (no setups, no releases).
-OPTIONAL_KEYS = ("setup_time", "release_time")
+MAKESPAN = "makespan"
+#: Instance keys this check may look up that an official instance lacks (no setups, no releases;
+#: the objective type may sit at the top level or in ``meta_parameters``).
+OPTIONAL_KEYS = ("setup_time", "release_time", "objective_type", "weights")
+
+
+def objective_type(instance: Mapping[str, Any]) -> str:
+    """``makespan`` (our packages and most official ones), ``total_completion`` or
+    ``total_weighted_completion``."""
+    meta = instance.get("meta_parameters")
+    raw = instance.get("objective_type") or (
+        meta.get("objective_type") if isinstance(meta, Mapping) else None
+    )
+    return str(raw or MAKESPAN).strip().lower()
+
+
+def _weight(instance: Mapping[str, Any], kind: str, job: str) -> float:
+    weights = instance.get("weights") if "weighted" in kind else None
+    return float(weights.get(job, 1)) if isinstance(weights, Mapping) else 1.0
+
+
+def _objective(instance: Mapping[str, Any], kind: str, finishes: Mapping[str, float]) -> float:
+    if kind == MAKESPAN:
+        return max(finishes.values())
+    return sum(_weight(instance, kind, job) * finish for job, finish in finishes.items())
+
+
+def _best_finishes(instance: Mapping[str, Any], kind: str, assignment: Mapping[str, str]) -> dict[str, float]:
+    """Each job's finish in the best sequence the assignment allows, machine by machine."""
+    finishes: dict[str, float] = {}
+    for machine in instance["sets"]["machines"]:
+        jobs = [j for j, a in assignment.items() if a == machine]
+        if kind == MAKESPAN:
+            order = sorted(jobs, key=lambda j: (release(instance, j), j))
+        else:
+            order = sorted(
+                jobs, key=lambda j: (occupancy(instance, j, machine) / _weight(instance, kind, j), j)
+            )
+        time = 0.0
+        for job in order:
+            time = max(time, release(instance, job)) + occupancy(instance, job, machine)
+            finishes[job] = time
+    return finishes
 
 
 def _starts(raw: Any, jobs: list[str]) -> tuple[dict[str, float], list[str]]:
@@ -66,11 +105,14 @@ def check_solution(instance: Mapping[str, Any], solution: Mapping[str, Any]) -> 
             problems.append(f"job {job} is not eligible for machine {machine}")
     if problems:
         return SolutionCheck(feasible=False, objective=None, problems=tuple(problems))
+    kind = objective_type(instance)
     raw = first_present(solution, ("schedule", "start_times", "starts"))
     if raw is None:
-        makespan = float(
-            max(machine_makespan(instance, m, [j for j, a in assignment.items() if a == m]) for m in machines)
-        )
+        released = any(release(instance, job) for job in jobs)
+        if kind != MAKESPAN and released:
+            problems.append("a schedule with start times is needed: jobs have release times")
+            return SolutionCheck(feasible=False, objective=None, problems=tuple(problems))
+        objective: float | None = _objective(instance, kind, _best_finishes(instance, kind, assignment))
     else:
         starts, problems = _starts(raw, jobs)
         intervals: dict[str, list[tuple[float, float, str]]] = {}
@@ -103,12 +145,31 @@ def check_solution(instance: Mapping[str, Any], solution: Mapping[str, Any]) -> 
                             f"job {job}: schedule puts it on {given!r}, assignment on {assignment[job]}"
                         )
         problems += machine_overlaps(intervals)
-        finishes = [s + occupancy(instance, j, assignment[j]) for j, s in starts.items() if j in assignment]
-        makespan = max(finishes) if finishes else None
-    if makespan is None:
+        finishes = {
+            j: s + occupancy(instance, j, assignment[j]) for j, s in starts.items() if j in assignment
+        }
+        objective = _objective(instance, kind, finishes) if finishes else None
+        if finishes and kind != MAKESPAN:  # a makespan reported beside a completion-time objective
+            _check_reported(solution, MAKESPAN, max(finishes.values()), problems)
+    if objective is None:
         return SolutionCheck(feasible=False, objective=None, problems=tuple(problems))
-    for key in REPORTED_KEYS:
-        reported = number(solution.get(key)) if key in solution else None
-        if reported is not None and not close(reported, makespan):
-            problems.append(f"reported {key} {fmt(reported)} != recomputed makespan {fmt(makespan)}")
-    return SolutionCheck(feasible=not problems, objective=makespan, problems=tuple(problems))
+    for key in (
+        "objective_value",
+        "objective",
+        "objective_exact",
+        *((MAKESPAN,) if kind == MAKESPAN else ()),
+    ):
+        _check_reported(solution, key, objective, problems, f"recomputed {kind}")
+    return SolutionCheck(feasible=not problems, objective=objective, problems=tuple(problems))
+
+
+def _check_reported(
+    solution: Mapping[str, Any],
+    key: str,
+    value: float,
+    problems: list[str],
+    what: str = "recomputed makespan",
+) -> None:
+    reported = number(solution.get(key)) if key in solution else None
+    if reported is not None and not close(reported, value):
+        problems.append(f"reported {key} {fmt(reported)} != {what} {fmt(value)}")
