@@ -1,5 +1,6 @@
 """Every deliberate difference between ``--scoring=strict`` and ``--scoring=official`` listed in
-the README, shown on the shipped official sample: the same answer, the two verdicts."""
+the README, shown on the shipped official sample: the same answer, the two verdicts (for the
+subcategories scored by their own validator, on every sample package of theirs)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,10 @@ from typing import Any
 import pytest
 
 from benchmark.sandbox import ExecutionResult, Outcome, SandboxKind
+from benchmark.suites.mmopt.feasibility import is_feasibility_type
+from benchmark.suites.mmopt.official import official_rules
 from benchmark.suites.mmopt.package import SETTING_FILES, Package, discover, load_package
+from benchmark.suites.mmopt.scoring import OBJECTIVE_KEYS as SCORED_OBJECTIVE_KEYS
 from benchmark.suites.mmopt.scoring import score_execution
 from benchmark.verdict import Verdict
 
@@ -131,3 +135,37 @@ def test_strict_reads_top_level_keys_beside_a_nested_solution() -> None:
 def test_maximum_flow_status_counts_in_both_modes() -> None:
     verdicts = _verdicts("mf_e_001", _failure_status)
     assert not verdicts["official"].passed and not verdicts["strict"].passed
+
+
+def _validator_scored() -> list[str]:
+    """Sample packages of the subcategories scored by their own validator in both modes (built
+    on the official schema from the start, no ``official.py``) whose answer is an optimum."""
+    found = []
+    for ref in discover(SAMPLE):
+        package = load_package(ref, SETTING_FILES["stage1"])
+        if official_rules(package.subcategory) is None and not is_feasibility_type(package.solution_ref):
+            found.append(package.instance_id)
+    return found
+
+
+def _no_objective_alias(answer: dict[str, Any], instance: dict[str, Any]) -> None:
+    for key in SCORED_OBJECTIVE_KEYS:  # e.g. ``makespan`` too, which scheduling answers also carry
+        answer.pop(key, None)
+
+
+@pytest.mark.parametrize("instance_id", _validator_scored())
+def test_validator_scored_subcategories_differ_only_in_status_and_a_missing_objective(
+    instance_id: str,
+) -> None:
+    """The same validator checks the decisions in both modes (feasibility, every constraint, the
+    recomputed objective); ``official`` ignores a failure status and falls back to the objective
+    recomputed from the decisions when none is reported."""
+    for change, strict_category in (
+        (_failure_status, "wrong_objective"),
+        (_no_objective_alias, "output_format"),
+    ):
+        verdicts = _verdicts(instance_id, change)
+        assert verdicts["official"].passed, verdicts["official"].detail
+        assert not verdicts["strict"].passed and verdicts["strict"].category == strict_category
+    nested = _verdicts(instance_id, lambda answer, instance: answer.update(solution=answer.copy()))
+    assert nested["official"].passed and nested["strict"].passed
