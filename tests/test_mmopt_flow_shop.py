@@ -9,7 +9,6 @@ Real solvers throughout (CP-SAT, HiGHS); every shipped ``solver_ref.py`` runs as
 from __future__ import annotations
 
 import copy
-import hashlib
 import json
 import shutil
 from pathlib import Path
@@ -17,24 +16,30 @@ from typing import Any
 
 import pytest
 
-from benchmark.sandbox import ExecutionResult, Outcome, SandboxKind
-from benchmark.suites.mmopt.generation import InstanceGenerator, build_instance
+from benchmark.suites.mmopt.generation import build_instance
 from benchmark.suites.mmopt.generation.dataset import write_manifest
 from benchmark.suites.mmopt.generation.jsonio import dumps_canonical
 from benchmark.suites.mmopt.generation.package import package_files
 from benchmark.suites.mmopt.generation.seeds import instance_seed
 from benchmark.suites.mmopt.generation.validate import validate
-from benchmark.suites.mmopt.package import discover, load_package
-from benchmark.suites.mmopt.planting import plant, write_plan
-from benchmark.suites.mmopt.scoring import score_execution
-from benchmark.suites.mmopt.subcategories import folder_module, get_subcategory
+from benchmark.suites.mmopt.subcategories import folder_module
 from benchmark.suites.mmopt.subcategories.base import DIFFICULTIES
 from benchmark.suites.mmopt.subcategories.flexible_hybrid_flow_shop_scheduling.generator import (
     eligible,
     heuristic_makespan,
     longest_job,
 )
-from tests.conftest import fail_missing_fixture, run_bench
+from tests.conftest import fail_missing_fixture
+from tests.mmopt_support import (
+    assert_planted_causes_recovered,
+    failures_by_check,
+    generator_of,
+    instance_and_reference,
+    read_json,
+    rewrite_checksummed,
+    score_answer,
+    shipped_package,
+)
 
 REPO = Path(__file__).resolve().parents[1]
 ROOT = REPO / "fixtures" / "mmopt"
@@ -43,30 +48,16 @@ FAMILY = "scheduling_sequencing"
 NAME = "flexible_hybrid_flow-shop_scheduling"  # the official spelling, with its hyphen
 
 
-def _generator() -> InstanceGenerator:
-    subcategory = get_subcategory(NAME)
-    assert isinstance(subcategory, InstanceGenerator)
-    return subcategory
-
-
-def _load(package: Path, rel: str) -> Any:
-    return json.loads((package / rel).read_text())
-
-
 def _package(difficulty: str, index: int = 1) -> Path:
-    package = ROOT / FAMILY / NAME / difficulty / f"fhfss_{difficulty[0]}_{index:03d}"
-    if not package.is_dir():
-        fail_missing_fixture(package)
-    return package
+    return shipped_package(FAMILY, NAME, "fhfss", difficulty, index)
 
 
 def _instance(difficulty: str, index: int = 1) -> tuple[dict[str, Any], dict[str, Any]]:
-    package = _package(difficulty, index)
-    return _load(package, "ground_truth/instance_data.json"), _load(package, "ground_truth/solution_ref.json")
+    return instance_and_reference(_package(difficulty, index))
 
 
 def test_registered_under_the_official_name_with_its_folder_modules():
-    generator = _generator()
+    generator = generator_of(NAME)
     assert (generator.family, generator.name, generator.id_prefix) == (FAMILY, NAME, "fhfss")
     for module in ("planting", "extraction"):
         found = folder_module(NAME, module)
@@ -76,7 +67,7 @@ def test_registered_under_the_official_name_with_its_folder_modules():
 
 
 def test_same_seed_same_bytes():
-    generator = _generator()
+    generator = generator_of(NAME)
     seed = instance_seed(NAME, "medium", 4)
     first = package_files(build_instance(generator, "medium", "x_001", seed), "test")
     assert first == package_files(build_instance(generator, "medium", "x_001", seed), "test")
@@ -86,8 +77,8 @@ def test_same_seed_same_bytes():
 
 def test_shipped_package_regenerates_from_its_seed():
     package = _package("hard", 2)
-    meta = _load(package, "meta.json")
-    built = build_instance(_generator(), "hard", meta["instance_id"], meta["seed"])
+    meta = read_json(package, "meta.json")
+    built = build_instance(generator_of(NAME), "hard", meta["instance_id"], meta["seed"])
     files = package_files(built, meta["dataset_version"])
     for rel, data in files.items():
         if not rel.endswith(".png") and rel != "meta.json":
@@ -102,7 +93,7 @@ def test_size_grows_and_hard_has_a_bottleneck_and_eligibility():
     sizes: dict[str, list[int]] = {d: [] for d in DIFFICULTIES}
     for difficulty in DIFFICULTIES:
         for index in range(1, 11):
-            meta = _load(_package(difficulty, index), "meta.json")
+            meta = read_json(_package(difficulty, index), "meta.json")
             sizes[difficulty].append(meta["formulation_size"]["variables"])
     assert max(sizes["easy"]) < min(sizes["hard"])
     assert sum(sizes["easy"]) < sum(sizes["medium"]) < sum(sizes["hard"])
@@ -118,7 +109,7 @@ def test_size_grows_and_hard_has_a_bottleneck_and_eligibility():
 
 
 def _check(instance: dict[str, Any], solution: dict[str, Any]):
-    return _generator().check_solution(instance, solution)
+    return generator_of(NAME).check_solution(instance, solution)
 
 
 def test_validator_accepts_the_reference_in_both_shapes():
@@ -179,17 +170,7 @@ def test_validator_rejects_overlap_precedence_eligibility_and_misreads():
 
 
 def _score(instance: dict[str, Any], solution_ref: dict[str, Any], answer: dict[str, Any]):
-    ran = ExecutionResult(
-        outcome=Outcome.OK, value=answer, stdout="", error="", wall_s=0.0, sandbox=SandboxKind.SUBPROCESS
-    )
-    return score_execution(
-        ran,
-        subcategory=NAME,
-        instance=instance,
-        solution_ref=solution_ref,
-        objective_only=False,
-        scoring="strict",
-    )
+    return score_answer(NAME, instance, solution_ref, answer, scoring="strict")
 
 
 def test_replayed_wrong_schedules_get_their_category():
@@ -227,11 +208,11 @@ def test_the_list_schedule_is_an_upper_bound_never_below_the_optimum():
 def test_official_packages_pass_our_validator_and_solvers():
     packages = sorted(p.parent for p in (OFFICIAL / FAMILY / NAME).glob("*/*/ground_truth"))
     assert packages, f"no official {NAME} package under tests/data/official_mmopt"
-    generator = _generator()
+    generator = generator_of(NAME)
     for package in packages:
-        instance = _load(package, "ground_truth/instance_data.json")
-        solution = _load(package, "ground_truth/solution_ref.json")
-        meta = _load(package, "meta.json")
+        instance = read_json(package, "ground_truth/instance_data.json")
+        solution = read_json(package, "ground_truth/solution_ref.json")
+        meta = read_json(package, "meta.json")
         verdict = generator.check_solution(instance, solution)
         assert verdict.feasible, verdict.problems
         assert verdict.objective == pytest.approx(meta["objective_value"])
@@ -244,21 +225,6 @@ def test_official_packages_pass_our_validator_and_solvers():
 # damaged copies
 
 
-def _rewrite(package: Path, rel: str, data: bytes) -> None:
-    (package / rel).write_bytes(data)
-    meta = _load(package, "meta.json")
-    meta["checksums"][rel] = hashlib.sha256(data).hexdigest()
-    (package / "meta.json").write_text(dumps_canonical(meta), encoding="utf-8")
-
-
-def _checks(report: Any, package: str) -> dict[str, list[str]]:
-    found: dict[str, list[str]] = {}
-    for failure in report.failures:
-        if failure.package == package:
-            found.setdefault(failure.check, []).append(failure.message)
-    return found
-
-
 def test_damaged_packages_are_named_with_their_check(tmp_path):
     base = f"{FAMILY}/{NAME}/medium"
     kinds = ("intact", "duration", "objective", "panel", "extra", "missing")
@@ -268,29 +234,29 @@ def test_damaged_packages_are_named_with_their_check(tmp_path):
             fail_missing_fixture(ROOT / rel)
         shutil.copytree(ROOT / rel, tmp_path / rel)
     write_manifest(tmp_path)
-    generator = _generator()
+    generator = generator_of(NAME)
 
     package = tmp_path / names["duration"]  # a changed processing time the picture does not show
-    instance = _load(package, "ground_truth/instance_data.json")
+    instance = read_json(package, "ground_truth/instance_data.json")
     job, stage = instance["sets"]["jobs"][0], instance["sets"]["stages"][0]
     instance["processing_time"][job][stage] += 1
-    _rewrite(package, "ground_truth/instance_data.json", dumps_canonical(instance).encode())
+    rewrite_checksummed(package, "ground_truth/instance_data.json", dumps_canonical(instance).encode())
 
     package = tmp_path / names["objective"]
-    solution = _load(package, "ground_truth/solution_ref.json")
+    solution = read_json(package, "ground_truth/solution_ref.json")
     solution["objective_value"] += 1
-    _rewrite(package, "ground_truth/solution_ref.json", dumps_canonical(solution).encode())
+    rewrite_checksummed(package, "ground_truth/solution_ref.json", dumps_canonical(solution).encode())
 
     package = tmp_path / names["panel"]  # the processing-time panel is gone
     (package / "visuals/visual_1.png").unlink()
-    meta = _load(package, "meta.json")
+    meta = read_json(package, "meta.json")
     meta["visuals"] = meta["visuals"][:1]
     meta["checksums"].pop("visuals/visual_1.png")
     (package / "meta.json").write_text(dumps_canonical(meta), encoding="utf-8")
 
     for kind, change in (("extra", 1), ("missing", -1)):  # a matrix with a job more / fewer
         package = tmp_path / names[kind]
-        instance = _load(package, "ground_truth/instance_data.json")
+        instance = read_json(package, "ground_truth/instance_data.json")
         jobs = instance["sets"]["jobs"]
         if change > 0:
             new = f"J{len(jobs) + 1}"
@@ -298,17 +264,19 @@ def test_damaged_packages_are_named_with_their_check(tmp_path):
             instance["processing_time"][new] = dict(instance["processing_time"][jobs[0]])
         else:
             jobs.pop()
-        _rewrite(package, "visuals/visual_1.png", generator.render(instance)[1].png)
+        rewrite_checksummed(package, "visuals/visual_1.png", generator.render(instance)[1].png)
 
     report = validate(tmp_path, processes=2)
-    assert _checks(report, names["intact"]) == {}
-    duration = _checks(report, names["duration"])
+    assert failures_by_check(report, names["intact"]) == {}
+    duration = failures_by_check(report, names["duration"])
     assert "visual_png" in duration and "regeneration" in duration and "artifacts" not in duration
-    assert {"reference_solve", "cross_check", "validator"} <= set(_checks(report, names["objective"]))
-    panel = _checks(report, names["panel"])
+    assert {"reference_solve", "cross_check", "validator"} <= set(
+        failures_by_check(report, names["objective"])
+    )
+    panel = failures_by_check(report, names["panel"])
     assert any("renders 2 visual(s), the package ships 1" in m for m in panel["visual_png"]), panel
     for kind in ("extra", "missing"):
-        checks = _checks(report, names[kind])
+        checks = failures_by_check(report, names[kind])
         assert "visual_png" in checks and "artifacts" not in checks, checks
 
 
@@ -324,18 +292,4 @@ PLANTED_MIX = (
 
 @pytest.mark.slow
 def test_planted_causes_are_recovered_with_their_category(tmp_path):
-    refs = {ref.path[-1]: ref for ref in discover(ROOT) if ref.path[:2] == (FAMILY, NAME)}
-    missing = sorted({instance for instance, _ in PLANTED_MIX} - refs.keys())
-    if missing:
-        fail_missing_fixture(f"the planted-mix packages {missing}")
-    plan = {refs[i].key: plant(load_package(refs[i]), cause) for i, cause in PLANTED_MIX}
-    plan_path = write_plan(tmp_path / "plan.json", plan)
-    selection = " or ".join(i for i, _ in PLANTED_MIX)
-    run = run_bench(
-        tmp_path / "run", f"--model=planted:{plan_path}", "--setting=two_stage", "-k", selection, "-n", "2"
-    )
-    records = {r["case"].rsplit("/", 2)[0]: r for r in run.records}
-    assert set(records) == set(plan), run.output[-3000:]
-    for key, entry in plan.items():
-        assert records[key]["category"] == entry["expected"]["stage1_category"], (key, records[key]["detail"])
-        assert records[key]["extra"]["stage2"]["status"] == entry["expected"]["stage2"], key
+    assert_planted_causes_recovered(tmp_path, PLANTED_MIX, lambda ref: ref.path[:2] == (FAMILY, NAME))

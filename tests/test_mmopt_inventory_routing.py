@@ -8,19 +8,21 @@ official package) run for this subcategory in ``tests/test_mmopt_planning.py``.
 from __future__ import annotations
 
 import copy
-import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from benchmark.sandbox import ExecutionResult, Outcome, SandboxKind
 from benchmark.suites.mmopt.package import discover, load_package
-from benchmark.suites.mmopt.planting import plant, write_plan
-from benchmark.suites.mmopt.scoring import score_execution
+from benchmark.suites.mmopt.planting import plant
 from benchmark.suites.mmopt.subcategories import get_subcategory
 from benchmark.suites.mmopt.subcategories.inventory_routing_problem.generator import just_in_time_cost
-from tests.conftest import fail_missing_fixture, run_bench
+from tests.mmopt_support import (
+    assert_planted_causes_recovered,
+    instance_and_reference,
+    score_answer,
+    shipped_package,
+)
 
 REPO = Path(__file__).resolve().parents[1]
 ROOT = REPO / "fixtures" / "mmopt"
@@ -30,19 +32,11 @@ SUBCATEGORY = get_subcategory(NAME)
 
 
 def _package(difficulty: str, index: int = 1) -> Path:
-    package = ROOT / FAMILY / NAME / difficulty / f"irp_{difficulty[0]}_{index:03d}"
-    if not package.is_dir():
-        fail_missing_fixture(package)
-    return package
-
-
-def _load(package: Path, rel: str) -> Any:
-    return json.loads((package / rel).read_text())
+    return shipped_package(FAMILY, NAME, "irp", difficulty, index)
 
 
 def _instance(difficulty: str, index: int = 1) -> tuple[dict[str, Any], dict[str, Any]]:
-    package = _package(difficulty, index)
-    return _load(package, "ground_truth/instance_data.json"), _load(package, "ground_truth/solution_ref.json")
+    return instance_and_reference(_package(difficulty, index))
 
 
 def _problems(instance: dict[str, Any], answer: dict[str, Any]) -> tuple[str, ...]:
@@ -132,16 +126,7 @@ def test_regimes_bind_the_vehicle_and_beat_just_in_time():
 
 
 def _score(package: Path, answer: dict[str, Any]):
-    ran = ExecutionResult(
-        outcome=Outcome.OK, value=answer, stdout="", error="", wall_s=0.0, sandbox=SandboxKind.SUBPROCESS
-    )
-    return score_execution(
-        ran,
-        subcategory=NAME,
-        instance=_load(package, "ground_truth/instance_data.json"),
-        solution_ref=_load(package, "ground_truth/solution_ref.json"),
-        objective_only=False,
-    )
+    return score_answer(NAME, *instance_and_reference(package), answer)
 
 
 def test_replayed_wrong_plans_get_their_category():
@@ -189,18 +174,4 @@ PLANTED_MIX = (
 
 @pytest.mark.slow
 def test_planted_causes_are_recovered_with_their_category(tmp_path):
-    refs = {ref.path[-1]: ref for ref in discover(ROOT) if ref.path[1] == NAME}
-    missing = sorted({instance for instance, _ in PLANTED_MIX} - refs.keys())
-    if missing:
-        fail_missing_fixture(f"the planted-mix packages {missing}")
-    plan = {refs[i].key: plant(load_package(refs[i]), cause) for i, cause in PLANTED_MIX}
-    plan_path = write_plan(tmp_path / "plan.json", plan)
-    selection = " or ".join(i for i, _ in PLANTED_MIX)
-    run = run_bench(
-        tmp_path / "run", f"--model=planted:{plan_path}", "--setting=two_stage", "-k", selection, "-n", "2"
-    )
-    records = {r["case"].rsplit("/", 2)[0]: r for r in run.records}
-    assert set(records) == set(plan), run.output[-3000:]
-    for key, entry in plan.items():
-        assert records[key]["category"] == entry["expected"]["stage1_category"], (key, records[key]["detail"])
-        assert records[key]["extra"]["stage2"]["status"] == entry["expected"]["stage2"], key
+    assert_planted_causes_recovered(tmp_path, PLANTED_MIX, lambda ref: ref.path[1] == NAME)

@@ -8,7 +8,6 @@ Real solvers throughout (HiGHS, CP-SAT); every shipped ``solver_ref.py`` runs as
 from __future__ import annotations
 
 import copy
-import hashlib
 import json
 import shutil
 from pathlib import Path
@@ -16,19 +15,25 @@ from typing import Any
 
 import pytest
 
-from benchmark.suites.mmopt.generation import InstanceGenerator, build_instance
+from benchmark.suites.mmopt.generation import build_instance
 from benchmark.suites.mmopt.generation.dataset import write_manifest
 from benchmark.suites.mmopt.generation.jsonio import dumps_canonical
 from benchmark.suites.mmopt.generation.package import package_files
 from benchmark.suites.mmopt.generation.seeds import instance_seed
 from benchmark.suites.mmopt.generation.validate import validate
-from benchmark.suites.mmopt.package import discover, load_package
-from benchmark.suites.mmopt.planting import plant, write_plan
 from benchmark.suites.mmopt.scoring import tolerance_for
-from benchmark.suites.mmopt.subcategories import get_subcategory
 from benchmark.suites.mmopt.subcategories.base import DIFFICULTIES
 from benchmark.suites.mmopt.subcategories.lot_sizing_production_planning.generator import simple_plan_costs
-from tests.conftest import fail_missing_fixture, run_bench
+from tests.conftest import fail_missing_fixture
+from tests.mmopt_support import (
+    assert_planted_causes_recovered,
+    failures_by_check,
+    generator_of,
+    instance_and_reference,
+    read_json,
+    rewrite_checksummed,
+    shipped_package,
+)
 
 REPO = Path(__file__).resolve().parents[1]
 ROOT = REPO / "fixtures" / "mmopt"
@@ -43,38 +48,24 @@ FLOORS = {"energy_dispatch_unit_commitment": 1e-6}  # the others: the official 1
 SUBCATEGORIES = tuple(PREFIXES)
 
 
-def _generator(name: str) -> InstanceGenerator:
-    subcategory = get_subcategory(name)
-    assert isinstance(subcategory, InstanceGenerator)
-    return subcategory
-
-
-def _load(package: Path, rel: str) -> Any:
-    return json.loads((package / rel).read_text())
-
-
 def _package(name: str, difficulty: str, index: int = 1) -> Path:
-    package = ROOT / FAMILY / name / difficulty / f"{PREFIXES[name]}_{difficulty[0]}_{index:03d}"
-    if not package.is_dir():
-        fail_missing_fixture(package)
-    return package
+    return shipped_package(FAMILY, name, PREFIXES[name], difficulty, index)
 
 
 def _instance(name: str, difficulty: str, index: int = 1) -> tuple[dict[str, Any], dict[str, Any]]:
-    package = _package(name, difficulty, index)
-    return _load(package, "ground_truth/instance_data.json"), _load(package, "ground_truth/solution_ref.json")
+    return instance_and_reference(_package(name, difficulty, index))
 
 
 @pytest.mark.parametrize("name", SUBCATEGORIES)
 def test_registered_in_the_family_with_the_official_prefix_and_floor(name):
-    generator = _generator(name)
+    generator = generator_of(name)
     assert (generator.family, generator.name, generator.id_prefix) == (FAMILY, name, PREFIXES[name])
     assert tolerance_for(name) == FLOORS.get(name, 1e-2)
 
 
 @pytest.mark.parametrize("name", SUBCATEGORIES)
 def test_same_seed_same_bytes(name):
-    generator = _generator(name)
+    generator = generator_of(name)
     seed = instance_seed(name, "medium", 4)
     first = package_files(build_instance(generator, "medium", "x_001", seed), "test")
     assert first == package_files(build_instance(generator, "medium", "x_001", seed), "test")
@@ -85,9 +76,9 @@ def test_same_seed_same_bytes(name):
 @pytest.mark.parametrize("name", SUBCATEGORIES)
 def test_shipped_package_regenerates_from_its_seed(name):
     package = _package(name, "hard", 2)
-    meta = _load(package, "meta.json")
+    meta = read_json(package, "meta.json")
     files = package_files(
-        build_instance(_generator(name), "hard", meta["instance_id"], meta["seed"]), meta["dataset_version"]
+        build_instance(generator_of(name), "hard", meta["instance_id"], meta["seed"]), meta["dataset_version"]
     )
     for rel, data in files.items():
         if not rel.endswith(".png") and rel != "meta.json":
@@ -103,7 +94,7 @@ def test_size_grows_from_easy_to_hard(name):
     sizes: dict[str, list[int]] = {d: [] for d in DIFFICULTIES}
     for difficulty in DIFFICULTIES:
         for index in range(1, 11):
-            meta = _load(_package(name, difficulty, index), "meta.json")
+            meta = read_json(_package(name, difficulty, index), "meta.json")
             sizes[difficulty].append(meta["formulation_size"]["variables"])
     assert max(sizes["easy"]) < min(sizes["hard"])
     assert sum(sizes["easy"]) < sum(sizes["medium"]) < sum(sizes["hard"])
@@ -114,7 +105,7 @@ def test_size_grows_from_easy_to_hard(name):
 
 
 def _lspp_check():
-    return _generator("lot_sizing_production_planning").check_solution
+    return generator_of("lot_sizing_production_planning").check_solution
 
 
 def test_lot_sizing_validator_accepts_the_reference_and_a_production_plan_alone():
@@ -185,11 +176,11 @@ def test_lot_sizing_regimes_bind_capacity_and_beat_simple_plans():
 def test_official_packages_pass_our_validator_and_solvers(name):
     packages = sorted(p.parent for p in (OFFICIAL / FAMILY / name).glob("*/*/ground_truth"))
     assert packages, f"no official {name} package under tests/data/official_mmopt"
-    generator = _generator(name)
+    generator = generator_of(name)
     for package in packages:
-        instance = _load(package, "ground_truth/instance_data.json")
-        solution = _load(package, "ground_truth/solution_ref.json")
-        meta = _load(package, "meta.json")
+        instance = read_json(package, "ground_truth/instance_data.json")
+        solution = read_json(package, "ground_truth/solution_ref.json")
+        meta = read_json(package, "meta.json")
         verdict = generator.check_solution(instance, solution)
         assert verdict.feasible, verdict.problems
         assert verdict.objective == pytest.approx(meta["objective_value"], abs=1e-2)
@@ -204,21 +195,6 @@ def test_official_packages_pass_our_validator_and_solvers(name):
 # damaged copies
 
 
-def _rewrite(package: Path, rel: str, data: bytes) -> None:
-    (package / rel).write_bytes(data)
-    meta = _load(package, "meta.json")
-    meta["checksums"][rel] = hashlib.sha256(data).hexdigest()
-    (package / "meta.json").write_text(dumps_canonical(meta), encoding="utf-8")
-
-
-def _checks(report: Any, package: str) -> dict[str, list[str]]:
-    found: dict[str, list[str]] = {}
-    for failure in report.failures:
-        if failure.package == package:
-            found.setdefault(failure.check, []).append(failure.message)
-    return found
-
-
 def test_damaged_lot_sizing_packages_are_named_with_their_check(tmp_path):
     base = f"{FAMILY}/lot_sizing_production_planning/medium"
     kinds = ("intact", "demand", "objective", "panel", "extra", "missing")
@@ -228,29 +204,29 @@ def test_damaged_lot_sizing_packages_are_named_with_their_check(tmp_path):
             fail_missing_fixture(ROOT / rel)
         shutil.copytree(ROOT / rel, tmp_path / rel)
     write_manifest(tmp_path)
-    generator = _generator("lot_sizing_production_planning")
+    generator = generator_of("lot_sizing_production_planning")
 
     package = tmp_path / names["demand"]  # a changed demand the picture does not show
-    instance = _load(package, "ground_truth/instance_data.json")
+    instance = read_json(package, "ground_truth/instance_data.json")
     product, period = instance["sets"]["products"][0], instance["sets"]["periods"][0]
     instance["demand"][product][period] += 1
-    _rewrite(package, "ground_truth/instance_data.json", dumps_canonical(instance).encode())
+    rewrite_checksummed(package, "ground_truth/instance_data.json", dumps_canonical(instance).encode())
 
     package = tmp_path / names["objective"]
-    solution = _load(package, "ground_truth/solution_ref.json")
+    solution = read_json(package, "ground_truth/solution_ref.json")
     solution["objective_value"] += 1
-    _rewrite(package, "ground_truth/solution_ref.json", dumps_canonical(solution).encode())
+    rewrite_checksummed(package, "ground_truth/solution_ref.json", dumps_canonical(solution).encode())
 
     package = tmp_path / names["panel"]  # the cost panel is gone
     (package / "visuals/visual_1.png").unlink()
-    meta = _load(package, "meta.json")
+    meta = read_json(package, "meta.json")
     meta["visuals"] = meta["visuals"][:1]
     meta["checksums"].pop("visuals/visual_1.png")
     (package / "meta.json").write_text(dumps_canonical(meta), encoding="utf-8")
 
     for kind, change in (("extra", 1), ("missing", -1)):  # a grid with a product more / fewer
         package = tmp_path / names[kind]
-        instance = _load(package, "ground_truth/instance_data.json")
+        instance = read_json(package, "ground_truth/instance_data.json")
         products = instance["sets"]["products"]
         if change > 0:
             new = f"P{len(products) + 1}"
@@ -261,17 +237,19 @@ def test_damaged_lot_sizing_packages_are_named_with_their_check(tmp_path):
             instance["initial_inventory"][new] = 0
         else:
             products.pop()
-        _rewrite(package, "visuals/visual_0.png", generator.render(instance)[0].png)
+        rewrite_checksummed(package, "visuals/visual_0.png", generator.render(instance)[0].png)
 
     report = validate(tmp_path, processes=2)
-    assert _checks(report, names["intact"]) == {}
-    demand = _checks(report, names["demand"])
+    assert failures_by_check(report, names["intact"]) == {}
+    demand = failures_by_check(report, names["demand"])
     assert "visual_png" in demand and "regeneration" in demand and "artifacts" not in demand
-    assert {"reference_solve", "cross_check", "validator"} <= set(_checks(report, names["objective"]))
-    panel = _checks(report, names["panel"])
+    assert {"reference_solve", "cross_check", "validator"} <= set(
+        failures_by_check(report, names["objective"])
+    )
+    panel = failures_by_check(report, names["panel"])
     assert any("renders 2 visual(s), the package ships 1" in m for m in panel["visual_png"]), panel
     for kind in ("extra", "missing"):
-        checks = _checks(report, names[kind])
+        checks = failures_by_check(report, names[kind])
         assert "visual_png" in checks and "artifacts" not in checks, checks
 
 
@@ -287,18 +265,4 @@ PLANTED_MIX = (
 
 @pytest.mark.slow
 def test_planted_causes_are_recovered_with_their_category(tmp_path):
-    refs = {ref.path[-1]: ref for ref in discover(ROOT) if ref.path[0] == FAMILY}
-    missing = sorted({instance for instance, _ in PLANTED_MIX} - refs.keys())
-    if missing:
-        fail_missing_fixture(f"the planted-mix packages {missing}")
-    plan = {refs[i].key: plant(load_package(refs[i]), cause) for i, cause in PLANTED_MIX}
-    plan_path = write_plan(tmp_path / "plan.json", plan)
-    selection = " or ".join(i for i, _ in PLANTED_MIX)
-    run = run_bench(
-        tmp_path / "run", f"--model=planted:{plan_path}", "--setting=two_stage", "-k", selection, "-n", "2"
-    )
-    records = {r["case"].rsplit("/", 2)[0]: r for r in run.records}
-    assert set(records) == set(plan), run.output[-3000:]
-    for key, entry in plan.items():
-        assert records[key]["category"] == entry["expected"]["stage1_category"], (key, records[key]["detail"])
-        assert records[key]["extra"]["stage2"]["status"] == entry["expected"]["stage2"], key
+    assert_planted_causes_recovered(tmp_path, PLANTED_MIX, lambda ref: ref.path[0] == FAMILY)

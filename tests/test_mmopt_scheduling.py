@@ -8,7 +8,6 @@ Real solvers throughout (CP-SAT, HiGHS); every shipped ``solver_ref.py`` runs as
 from __future__ import annotations
 
 import copy
-import hashlib
 import itertools
 import json
 import shutil
@@ -17,18 +16,25 @@ from typing import Any
 
 import pytest
 
-from benchmark.suites.mmopt.generation import InstanceGenerator, build_instance
+from benchmark.suites.mmopt.generation import build_instance
 from benchmark.suites.mmopt.generation.dataset import write_manifest
 from benchmark.suites.mmopt.generation.jsonio import dumps_canonical
 from benchmark.suites.mmopt.generation.package import package_files
 from benchmark.suites.mmopt.generation.seeds import instance_seed
 from benchmark.suites.mmopt.generation.validate import validate
-from benchmark.suites.mmopt.package import discover, load_package, reference_value
-from benchmark.suites.mmopt.planting import plant, write_plan
-from benchmark.suites.mmopt.subcategories import get_subcategory
+from benchmark.suites.mmopt.package import reference_value
 from benchmark.suites.mmopt.subcategories.base import DIFFICULTIES
 from benchmark.suites.mmopt.subcategories.rcpsp.generator import critical_path
-from tests.conftest import fail_missing_fixture, run_bench
+from tests.conftest import fail_missing_fixture
+from tests.mmopt_support import (
+    assert_planted_causes_recovered,
+    failures_by_check,
+    generator_of,
+    instance_and_reference,
+    read_json,
+    rewrite_checksummed,
+    shipped_package,
+)
 
 REPO = Path(__file__).resolve().parents[1]
 ROOT = REPO / "fixtures" / "mmopt"
@@ -38,26 +44,12 @@ PREFIXES = {"job_shop_scheduling": "jss", "parallel_machine_scheduling": "pms", 
 SUBCATEGORIES = tuple(PREFIXES)
 
 
-def _generator(name: str) -> InstanceGenerator:
-    subcategory = get_subcategory(name)
-    assert isinstance(subcategory, InstanceGenerator)
-    return subcategory
-
-
-def _load(package: Path, rel: str) -> Any:
-    return json.loads((package / rel).read_text())
-
-
 def _package(name: str, difficulty: str, index: int = 1) -> Path:
-    package = ROOT / FAMILY / name / difficulty / f"{PREFIXES[name]}_{difficulty[0]}_{index:03d}"
-    if not package.is_dir():
-        fail_missing_fixture(package)
-    return package
+    return shipped_package(FAMILY, name, PREFIXES[name], difficulty, index)
 
 
 def _instance(name: str, difficulty: str, index: int = 1) -> tuple[dict[str, Any], dict[str, Any]]:
-    package = _package(name, difficulty, index)
-    return _load(package, "ground_truth/instance_data.json"), _load(package, "ground_truth/solution_ref.json")
+    return instance_and_reference(_package(name, difficulty, index))
 
 
 # ------------------------------------------------------------------------------------------------
@@ -66,13 +58,13 @@ def _instance(name: str, difficulty: str, index: int = 1) -> tuple[dict[str, Any
 
 @pytest.mark.parametrize("name", SUBCATEGORIES)
 def test_registered_in_the_family_with_the_official_prefix(name):
-    generator = _generator(name)
+    generator = generator_of(name)
     assert (generator.family, generator.name, generator.id_prefix) == (FAMILY, name, PREFIXES[name])
 
 
 @pytest.mark.parametrize("name", SUBCATEGORIES)
 def test_same_seed_same_bytes(name):
-    generator = _generator(name)
+    generator = generator_of(name)
     seed = instance_seed(name, "medium", 4)
     first = package_files(build_instance(generator, "medium", "x_001", seed), "test")
     second = package_files(build_instance(generator, "medium", "x_001", seed), "test")
@@ -85,8 +77,8 @@ def test_same_seed_same_bytes(name):
 def test_shipped_package_regenerates_from_its_seed(name):
     """A hard package rebuilt from the seed in its meta.json: every text and JSON file identical."""
     package = _package(name, "hard", 2)
-    meta = _load(package, "meta.json")
-    built = build_instance(_generator(name), "hard", meta["instance_id"], meta["seed"])
+    meta = read_json(package, "meta.json")
+    built = build_instance(generator_of(name), "hard", meta["instance_id"], meta["seed"])
     files = package_files(built, meta["dataset_version"])
     for rel, data in files.items():
         if rel.endswith(".png") or rel == "meta.json":
@@ -110,7 +102,7 @@ def test_size_grows_from_easy_to_hard(name):
         fail_missing_fixture(f"{name} packages in {manifest.relative_to(REPO)}")
     sizes: dict[str, list[int]] = {d: [] for d in DIFFICULTIES}
     for entry in entries:
-        meta = _load(ROOT / entry["path"], "meta.json")
+        meta = read_json(ROOT / entry["path"], "meta.json")
         sizes[meta["difficulty"]].append(meta["formulation_size"]["variables"])
     assert all(len(sizes[d]) == 10 for d in DIFFICULTIES)
     assert max(sizes["easy"]) < min(sizes["hard"])
@@ -122,7 +114,7 @@ def test_size_grows_from_easy_to_hard(name):
 
 
 def _jss_check():
-    return _generator("job_shop_scheduling").check_solution
+    return generator_of("job_shop_scheduling").check_solution
 
 
 def test_job_shop_validator_accepts_the_reference_in_every_shape():
@@ -236,7 +228,7 @@ def test_job_shop_hard_regime_has_bottlenecks_and_active_conflicts():
 
 
 def _pms_check():
-    return _generator("parallel_machine_scheduling").check_solution
+    return generator_of("parallel_machine_scheduling").check_solution
 
 
 def test_parallel_machine_validator_accepts_the_reference_and_an_assignment_alone():
@@ -319,7 +311,7 @@ def test_parallel_machine_regimes():
 
 def test_rcpsp_validator_accepts_the_reference_and_rejects_precedence_and_resource_faults():
     instance, solution = _instance("rcpsp", "hard", 1)
-    check = _generator("rcpsp").check_solution
+    check = generator_of("rcpsp").check_solution
     verdict = check(instance, solution)
     assert verdict.feasible, verdict.problems
     assert verdict.objective == solution["objective_value"]
@@ -360,11 +352,11 @@ def test_a_missing_rcpsp_panel_is_named(tmp_path):
     write_manifest(tmp_path)
     package = tmp_path / rel
     (package / "visuals/visual_1.png").unlink()
-    meta = _load(package, "meta.json")
+    meta = read_json(package, "meta.json")
     meta["visuals"] = meta["visuals"][:1]
     meta["checksums"].pop("visuals/visual_1.png")
     (package / "meta.json").write_text(dumps_canonical(meta), encoding="utf-8")
-    checks = _checks(validate(tmp_path, processes=1), rel)
+    checks = failures_by_check(validate(tmp_path, processes=1), rel)
     assert any("renders 2 visual(s), the package ships 1" in m for m in checks["visual_png"]), checks
 
 
@@ -380,10 +372,9 @@ def _official(subcategory: str) -> list[Path]:
 def test_official_packages_pass_our_validator_and_solvers(name):
     packages = _official(name)
     assert packages, f"no official {name} package under tests/data/official_mmopt"
-    generator = _generator(name)
+    generator = generator_of(name)
     for package in packages:
-        instance = _load(package, "ground_truth/instance_data.json")
-        solution = _load(package, "ground_truth/solution_ref.json")
+        instance, solution = instance_and_reference(package)
         optimum = reference_value(solution)
         verdict = generator.check_solution(instance, solution)
         assert verdict.feasible, verdict.problems
@@ -399,24 +390,9 @@ def test_official_packages_pass_our_validator_and_solvers(name):
 # damaged copies: the validation stack names the package and the check
 
 
-def _rewrite(package: Path, rel: str, data: bytes) -> None:
-    (package / rel).write_bytes(data)
-    meta = _load(package, "meta.json")
-    meta["checksums"][rel] = hashlib.sha256(data).hexdigest()
-    (package / "meta.json").write_text(dumps_canonical(meta), encoding="utf-8")
-
-
 def _render_from(name: str, package: Path, instance: dict[str, Any]) -> None:
-    visual = _generator(name).render(instance)[0]
-    _rewrite(package, "visuals/visual_0.png", visual.png)
-
-
-def _checks(report: Any, package: str) -> dict[str, list[str]]:
-    found: dict[str, list[str]] = {}
-    for failure in report.failures:
-        if failure.package == package:
-            found.setdefault(failure.check, []).append(failure.message)
-    return found
+    visual = generator_of(name).render(instance)[0]
+    rewrite_checksummed(package, "visuals/visual_0.png", visual.png)
 
 
 def test_damaged_job_shop_packages_are_named_with_their_check(tmp_path):
@@ -432,19 +408,19 @@ def test_damaged_job_shop_packages_are_named_with_their_check(tmp_path):
     write_manifest(tmp_path)
 
     package = tmp_path / names["duration"]
-    instance = _load(package, "ground_truth/instance_data.json")
+    instance = read_json(package, "ground_truth/instance_data.json")
     job, op = instance["operation_records"][0]["job"], instance["operation_records"][0]["operation"]
     instance["processing_time"][job][op] += 1
     instance["operation_records"][0]["duration"] += 1
-    _rewrite(package, "ground_truth/instance_data.json", dumps_canonical(instance).encode())
+    rewrite_checksummed(package, "ground_truth/instance_data.json", dumps_canonical(instance).encode())
 
     package = tmp_path / names["objective"]
-    solution = _load(package, "ground_truth/solution_ref.json")
+    solution = read_json(package, "ground_truth/solution_ref.json")
     solution["objective_value"] += 1
-    _rewrite(package, "ground_truth/solution_ref.json", dumps_canonical(solution).encode())
+    rewrite_checksummed(package, "ground_truth/solution_ref.json", dumps_canonical(solution).encode())
 
     package = tmp_path / names["extra"]  # a picture with one operation more than the record
-    instance = _load(package, "ground_truth/instance_data.json")
+    instance = read_json(package, "ground_truth/instance_data.json")
     job = instance["sets"]["jobs"][0]
     extra = f"O{len(instance['sets']['operations'][job]) + 1}"
     instance["sets"]["operations"][job].append(extra)
@@ -453,19 +429,19 @@ def test_damaged_job_shop_packages_are_named_with_their_check(tmp_path):
     _render_from("job_shop_scheduling", package, instance)
 
     package = tmp_path / names["missing"]  # a picture with one operation fewer
-    instance = _load(package, "ground_truth/instance_data.json")
+    instance = read_json(package, "ground_truth/instance_data.json")
     job = instance["sets"]["jobs"][-1]
     instance["sets"]["operations"][job].pop()
     _render_from("job_shop_scheduling", package, instance)
 
     report = validate(tmp_path, processes=2)
-    assert _checks(report, names["intact"]) == {}
-    duration = _checks(report, names["duration"])
+    assert failures_by_check(report, names["intact"]) == {}
+    duration = failures_by_check(report, names["duration"])
     assert "visual_png" in duration and "regeneration" in duration and "artifacts" not in duration
-    objective = _checks(report, names["objective"])
+    objective = failures_by_check(report, names["objective"])
     assert {"reference_solve", "cross_check", "validator"} <= set(objective)
     for kind in ("extra", "missing"):
-        checks = _checks(report, names[kind])
+        checks = failures_by_check(report, names[kind])
         assert "visual_png" in checks and "artifacts" not in checks, checks
 
 
@@ -492,19 +468,6 @@ PLANTED_MIX: tuple[tuple[str, str, str], ...] = (
 
 @pytest.mark.slow
 def test_planted_causes_are_recovered_with_their_category(tmp_path):
-    refs = {ref.path[-1]: ref for ref in discover(ROOT) if ref.path[0] == FAMILY}
-    missing = sorted({instance for _, instance, _ in PLANTED_MIX} - refs.keys())
-    if missing:
-        fail_missing_fixture(f"the planted-mix packages {missing}")
-    plan = {refs[i].key: plant(load_package(refs[i]), cause) for _, i, cause in PLANTED_MIX}
-    plan_path = write_plan(tmp_path / "plan.json", plan)
-    selection = " or ".join(i for _, i, _ in PLANTED_MIX)
-    run = run_bench(
-        tmp_path / "run", f"--model=planted:{plan_path}", "--setting=two_stage", "-k", selection, "-n", "2"
+    assert_planted_causes_recovered(
+        tmp_path, [(i, cause) for _, i, cause in PLANTED_MIX], lambda ref: ref.path[0] == FAMILY
     )
-    records = {r["case"].rsplit("/", 2)[0]: r for r in run.records}
-    assert set(records) == set(plan), run.output[-3000:]
-    for key, entry in plan.items():
-        record = records[key]
-        assert record["category"] == entry["expected"]["stage1_category"], (key, record["detail"])
-        assert record["extra"]["stage2"]["status"] == entry["expected"]["stage2"], key

@@ -8,26 +8,30 @@ run for this subcategory in ``tests/test_mmopt_planning.py``.
 from __future__ import annotations
 
 import copy
-import hashlib
-import json
 import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from benchmark.sandbox import ExecutionResult, Outcome, SandboxKind
 from benchmark.suites.mmopt.generation.dataset import write_manifest
 from benchmark.suites.mmopt.generation.jsonio import dumps_canonical
 from benchmark.suites.mmopt.generation.validate import validate
 from benchmark.suites.mmopt.package import discover, load_package
-from benchmark.suites.mmopt.planting import plant, write_plan
-from benchmark.suites.mmopt.scoring import score_execution
+from benchmark.suites.mmopt.planting import plant
 from benchmark.suites.mmopt.subcategories import get_subcategory
 from benchmark.suites.mmopt.subcategories.energy_dispatch_unit_commitment.generator import (
     simple_plan_costs,
 )
-from tests.conftest import fail_missing_fixture, run_bench
+from tests.conftest import fail_missing_fixture
+from tests.mmopt_support import (
+    assert_planted_causes_recovered,
+    instance_and_reference,
+    read_json,
+    rewrite_checksummed,
+    score_answer,
+    shipped_package,
+)
 
 REPO = Path(__file__).resolve().parents[1]
 ROOT = REPO / "fixtures" / "mmopt"
@@ -37,19 +41,11 @@ SUBCATEGORY = get_subcategory(NAME)
 
 
 def _package(difficulty: str, index: int = 1) -> Path:
-    package = ROOT / FAMILY / NAME / difficulty / f"educ_{difficulty[0]}_{index:03d}"
-    if not package.is_dir():
-        fail_missing_fixture(package)
-    return package
-
-
-def _load(package: Path, rel: str) -> Any:
-    return json.loads((package / rel).read_text())
+    return shipped_package(FAMILY, NAME, "educ", difficulty, index)
 
 
 def _instance(difficulty: str, index: int = 1) -> tuple[dict[str, Any], dict[str, Any]]:
-    package = _package(difficulty, index)
-    return _load(package, "ground_truth/instance_data.json"), _load(package, "ground_truth/solution_ref.json")
+    return instance_and_reference(_package(difficulty, index))
 
 
 def _problems(instance: dict[str, Any], answer: dict[str, Any]) -> tuple[str, ...]:
@@ -126,7 +122,7 @@ def test_regimes_grow_bind_and_beat_simple_plans():
         for index in range(1, 11):
             package = _package(difficulty, index)
             instance, solution = _instance(difficulty, index)
-            assert len(_load(package, "meta.json")["visuals"]) == figures
+            assert len(read_json(package, "meta.json")["visuals"]) == figures
             assert any(solution["binding_capacity_periods"].values())
             for cost in simple_plan_costs(instance).values():
                 assert cost is None or cost > solution["objective_value"] + 1e-6
@@ -143,16 +139,7 @@ def test_regimes_grow_bind_and_beat_simple_plans():
 
 
 def _score(package: Path, answer: dict[str, Any]):
-    ran = ExecutionResult(
-        outcome=Outcome.OK, value=answer, stdout="", error="", wall_s=0.0, sandbox=SandboxKind.SUBPROCESS
-    )
-    return score_execution(
-        ran,
-        subcategory=NAME,
-        instance=_load(package, "ground_truth/instance_data.json"),
-        solution_ref=_load(package, "ground_truth/solution_ref.json"),
-        objective_only=False,
-    )
+    return score_answer(NAME, *instance_and_reference(package), answer)
 
 
 def test_replayed_wrong_plans_get_their_category():
@@ -192,13 +179,6 @@ def _ref(package: Path):
 # damaged copies
 
 
-def _rewrite(package: Path, rel: str, data: bytes) -> None:
-    (package / rel).write_bytes(data)
-    meta = _load(package, "meta.json")
-    meta["checksums"][rel] = hashlib.sha256(data).hexdigest()
-    (package / "meta.json").write_text(dumps_canonical(meta), encoding="utf-8")
-
-
 def test_damaged_unit_commitment_packages_are_named_with_their_check(tmp_path):
     assert SUBCATEGORY is not None
     base = f"{FAMILY}/{NAME}/hard"
@@ -211,25 +191,25 @@ def test_damaged_unit_commitment_packages_are_named_with_their_check(tmp_path):
     write_manifest(tmp_path)
 
     package = tmp_path / names["demand"]  # a changed demand the timeline does not show
-    instance = _load(package, "ground_truth/instance_data.json")
+    instance = read_json(package, "ground_truth/instance_data.json")
     instance["demand"][instance["sets"]["periods"][0]] += 1
-    _rewrite(package, "ground_truth/instance_data.json", dumps_canonical(instance).encode())
+    rewrite_checksummed(package, "ground_truth/instance_data.json", dumps_canonical(instance).encode())
 
     package = tmp_path / names["objective"]
-    solution = _load(package, "ground_truth/solution_ref.json")
+    solution = read_json(package, "ground_truth/solution_ref.json")
     solution["objective_value"] += 1
-    _rewrite(package, "ground_truth/solution_ref.json", dumps_canonical(solution).encode())
+    rewrite_checksummed(package, "ground_truth/solution_ref.json", dumps_canonical(solution).encode())
 
     package = tmp_path / names["panel"]  # the output-range panel is gone
     (package / "visuals/visual_2.png").unlink()
-    meta = _load(package, "meta.json")
+    meta = read_json(package, "meta.json")
     meta["visuals"] = meta["visuals"][:2]
     meta["checksums"].pop("visuals/visual_2.png")
     (package / "meta.json").write_text(dumps_canonical(meta), encoding="utf-8")
 
     for kind, change in (("extra", 1), ("missing", -1)):  # a table with a generator more / fewer
         package = tmp_path / names[kind]
-        instance = _load(package, "ground_truth/instance_data.json")
+        instance = read_json(package, "ground_truth/instance_data.json")
         units = instance["sets"]["generators"]
         if change > 0:
             new = f"G{len(units) + 1}"
@@ -239,7 +219,7 @@ def test_damaged_unit_commitment_packages_are_named_with_their_check(tmp_path):
             units.append(new)
         else:
             units.pop()
-        _rewrite(package, "visuals/visual_0.png", SUBCATEGORY.render(instance)[0].png)
+        rewrite_checksummed(package, "visuals/visual_0.png", SUBCATEGORY.render(instance)[0].png)
 
     report = validate(tmp_path, processes=2)
     found: dict[str, set[str]] = {}
@@ -267,18 +247,4 @@ PLANTED_MIX = (
 
 @pytest.mark.slow
 def test_planted_causes_are_recovered_with_their_category(tmp_path):
-    refs = {ref.path[-1]: ref for ref in discover(ROOT) if ref.path[1] == NAME}
-    missing = sorted({instance for instance, _ in PLANTED_MIX} - refs.keys())
-    if missing:
-        fail_missing_fixture(f"the planted-mix packages {missing}")
-    plan = {refs[i].key: plant(load_package(refs[i]), cause) for i, cause in PLANTED_MIX}
-    plan_path = write_plan(tmp_path / "plan.json", plan)
-    selection = " or ".join(i for i, _ in PLANTED_MIX)
-    run = run_bench(
-        tmp_path / "run", f"--model=planted:{plan_path}", "--setting=two_stage", "-k", selection, "-n", "2"
-    )
-    records = {r["case"].rsplit("/", 2)[0]: r for r in run.records}
-    assert set(records) == set(plan), run.output[-3000:]
-    for key, entry in plan.items():
-        assert records[key]["category"] == entry["expected"]["stage1_category"], (key, records[key]["detail"])
-        assert records[key]["extra"]["stage2"]["status"] == entry["expected"]["stage2"], key
+    assert_planted_causes_recovered(tmp_path, PLANTED_MIX, lambda ref: ref.path[1] == NAME)

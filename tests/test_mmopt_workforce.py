@@ -8,7 +8,6 @@ Real solvers throughout (HiGHS, CP-SAT); every shipped ``solver_ref.py`` runs as
 from __future__ import annotations
 
 import copy
-import hashlib
 import json
 import shutil
 from pathlib import Path
@@ -16,23 +15,29 @@ from typing import Any
 
 import pytest
 
-from benchmark.sandbox import ExecutionResult, Outcome, SandboxKind
-from benchmark.suites.mmopt.generation import InstanceGenerator, build_instance
+from benchmark.suites.mmopt.generation import build_instance
 from benchmark.suites.mmopt.generation.dataset import write_manifest
 from benchmark.suites.mmopt.generation.jsonio import dumps_canonical
 from benchmark.suites.mmopt.generation.package import package_files
 from benchmark.suites.mmopt.generation.seeds import instance_seed
 from benchmark.suites.mmopt.generation.validate import validate
-from benchmark.suites.mmopt.package import discover, load_package
-from benchmark.suites.mmopt.planting import plant, write_plan
-from benchmark.suites.mmopt.scoring import score_execution, tolerance_for
-from benchmark.suites.mmopt.subcategories import get_subcategory
+from benchmark.suites.mmopt.scoring import tolerance_for
 from benchmark.suites.mmopt.subcategories.base import DIFFICULTIES
 from benchmark.suites.mmopt.subcategories.workforce_planning_shift_scheduling.generator import (
     cheapest_staffing_cost,
     solve_milp,
 )
-from tests.conftest import fail_missing_fixture, run_bench
+from tests.conftest import fail_missing_fixture
+from tests.mmopt_support import (
+    assert_planted_causes_recovered,
+    failures_by_check,
+    generator_of,
+    instance_and_reference,
+    read_json,
+    rewrite_checksummed,
+    score_answer,
+    shipped_package,
+)
 
 REPO = Path(__file__).resolve().parents[1]
 ROOT = REPO / "fixtures" / "mmopt"
@@ -41,36 +46,22 @@ FAMILY = "multi_period_system_planning"
 NAME = "workforce_planning_shift_scheduling"
 
 
-def _generator() -> InstanceGenerator:
-    subcategory = get_subcategory(NAME)
-    assert isinstance(subcategory, InstanceGenerator)
-    return subcategory
-
-
-def _load(package: Path, rel: str) -> Any:
-    return json.loads((package / rel).read_text())
-
-
 def _package(difficulty: str, index: int = 1) -> Path:
-    package = ROOT / FAMILY / NAME / difficulty / f"wpss_{difficulty[0]}_{index:03d}"
-    if not package.is_dir():
-        fail_missing_fixture(package)
-    return package
+    return shipped_package(FAMILY, NAME, "wpss", difficulty, index)
 
 
 def _instance(difficulty: str, index: int = 1) -> tuple[dict[str, Any], dict[str, Any]]:
-    package = _package(difficulty, index)
-    return _load(package, "ground_truth/instance_data.json"), _load(package, "ground_truth/solution_ref.json")
+    return instance_and_reference(_package(difficulty, index))
 
 
 def test_registered_in_the_family_with_the_official_prefix_and_floor():
-    generator = _generator()
+    generator = generator_of(NAME)
     assert (generator.family, generator.name, generator.id_prefix) == (FAMILY, NAME, "wpss")
     assert tolerance_for(NAME) == 1e-2
 
 
 def test_same_seed_same_bytes():
-    generator = _generator()
+    generator = generator_of(NAME)
     seed = instance_seed(NAME, "medium", 4)
     first = package_files(build_instance(generator, "medium", "x_001", seed), "test")
     assert first == package_files(build_instance(generator, "medium", "x_001", seed), "test")
@@ -80,9 +71,9 @@ def test_same_seed_same_bytes():
 
 def test_shipped_package_regenerates_from_its_seed():
     package = _package("hard", 2)
-    meta = _load(package, "meta.json")
+    meta = read_json(package, "meta.json")
     files = package_files(
-        build_instance(_generator(), "hard", meta["instance_id"], meta["seed"]), meta["dataset_version"]
+        build_instance(generator_of(NAME), "hard", meta["instance_id"], meta["seed"]), meta["dataset_version"]
     )
     for rel, data in files.items():
         if not rel.endswith(".png") and rel != "meta.json":
@@ -97,7 +88,7 @@ def test_size_and_rules_grow_from_easy_to_hard():
     sizes: dict[str, list[int]] = {d: [] for d in DIFFICULTIES}
     for difficulty in DIFFICULTIES:
         for index in range(1, 11):
-            meta = _load(_package(difficulty, index), "meta.json")
+            meta = read_json(_package(difficulty, index), "meta.json")
             sizes[difficulty].append(meta["formulation_size"]["variables"])
     assert max(sizes["easy"]) < min(sizes["medium"]) and max(sizes["medium"]) < min(sizes["hard"])
     easy, _ = _instance("easy")
@@ -124,7 +115,7 @@ def test_regimes_are_nontrivial_and_caps_bind():
 
 
 def _check(instance: dict[str, Any], solution: dict[str, Any]):
-    return _generator().check_solution(instance, solution)
+    return generator_of(NAME).check_solution(instance, solution)
 
 
 def test_validator_accepts_the_reference_in_both_shapes():
@@ -199,17 +190,7 @@ def test_validator_rejects_understaffing_availability_limits_and_balance_faults(
 
 
 def _score(instance: dict[str, Any], solution_ref: dict[str, Any], answer: dict[str, Any]):
-    ran = ExecutionResult(
-        outcome=Outcome.OK, value=answer, stdout="", error="", wall_s=0.0, sandbox=SandboxKind.SUBPROCESS
-    )
-    return score_execution(
-        ran,
-        subcategory=NAME,
-        instance=instance,
-        solution_ref=solution_ref,
-        objective_only=False,
-        scoring="strict",
-    )
+    return score_answer(NAME, instance, solution_ref, answer, scoring="strict")
 
 
 def test_replayed_wrong_rosters_get_their_category():
@@ -247,11 +228,11 @@ def test_replayed_wrong_rosters_get_their_category():
 def test_official_packages_pass_our_validator_and_solvers():
     packages = sorted(p.parent for p in (OFFICIAL / FAMILY / NAME).glob("*/*/ground_truth"))
     assert packages, f"no official {NAME} package under tests/data/official_mmopt"
-    generator = _generator()
+    generator = generator_of(NAME)
     for package in packages:
-        instance = _load(package, "ground_truth/instance_data.json")
-        solution = _load(package, "ground_truth/solution_ref.json")
-        meta = _load(package, "meta.json")
+        instance = read_json(package, "ground_truth/instance_data.json")
+        solution = read_json(package, "ground_truth/solution_ref.json")
+        meta = read_json(package, "meta.json")
         verdict = generator.check_solution(instance, solution)
         assert verdict.feasible, verdict.problems
         assert verdict.objective == pytest.approx(meta["objective_value"], abs=1e-2)
@@ -266,21 +247,6 @@ def test_official_packages_pass_our_validator_and_solvers():
 # damaged copies
 
 
-def _rewrite(package: Path, rel: str, data: bytes) -> None:
-    (package / rel).write_bytes(data)
-    meta = _load(package, "meta.json")
-    meta["checksums"][rel] = hashlib.sha256(data).hexdigest()
-    (package / "meta.json").write_text(dumps_canonical(meta), encoding="utf-8")
-
-
-def _checks(report: Any, package: str) -> dict[str, list[str]]:
-    found: dict[str, list[str]] = {}
-    for failure in report.failures:
-        if failure.package == package:
-            found.setdefault(failure.check, []).append(failure.message)
-    return found
-
-
 def test_damaged_packages_are_named_with_their_check(tmp_path):
     base = f"{FAMILY}/{NAME}/medium"
     kinds = ("intact", "demand", "objective", "panel", "extra", "missing")
@@ -290,29 +256,29 @@ def test_damaged_packages_are_named_with_their_check(tmp_path):
             fail_missing_fixture(ROOT / rel)
         shutil.copytree(ROOT / rel, tmp_path / rel)
     write_manifest(tmp_path)
-    generator = _generator()
+    generator = generator_of(NAME)
 
     package = tmp_path / names["demand"]  # a changed requirement the picture does not show
-    instance = _load(package, "ground_truth/instance_data.json")
+    instance = read_json(package, "ground_truth/instance_data.json")
     day = instance["sets"]["days"][0]
     instance["demand"][day]["D"] += 1
-    _rewrite(package, "ground_truth/instance_data.json", dumps_canonical(instance).encode())
+    rewrite_checksummed(package, "ground_truth/instance_data.json", dumps_canonical(instance).encode())
 
     package = tmp_path / names["objective"]
-    solution = _load(package, "ground_truth/solution_ref.json")
+    solution = read_json(package, "ground_truth/solution_ref.json")
     solution["objective_value"] += 1
-    _rewrite(package, "ground_truth/solution_ref.json", dumps_canonical(solution).encode())
+    rewrite_checksummed(package, "ground_truth/solution_ref.json", dumps_canonical(solution).encode())
 
     package = tmp_path / names["panel"]  # the worker profile and availability panel is gone
     (package / "visuals/visual_1.png").unlink()
-    meta = _load(package, "meta.json")
+    meta = read_json(package, "meta.json")
     meta["visuals"] = meta["visuals"][:1]
     meta["checksums"].pop("visuals/visual_1.png")
     (package / "meta.json").write_text(dumps_canonical(meta), encoding="utf-8")
 
     for kind, change in (("extra", 1), ("missing", -1)):  # a profile table with a worker more / fewer
         package = tmp_path / names[kind]
-        instance = _load(package, "ground_truth/instance_data.json")
+        instance = read_json(package, "ground_truth/instance_data.json")
         workers = instance["sets"]["workers"]
         if change > 0:
             new = f"W{len(workers) + 1}"
@@ -323,17 +289,19 @@ def test_damaged_packages_are_named_with_their_check(tmp_path):
             instance["availability_code"][new] = dict(instance["availability_code"][workers[0]])
         else:
             workers.pop()
-        _rewrite(package, "visuals/visual_1.png", generator.render(instance)[1].png)
+        rewrite_checksummed(package, "visuals/visual_1.png", generator.render(instance)[1].png)
 
     report = validate(tmp_path, processes=2)
-    assert _checks(report, names["intact"]) == {}
-    demand = _checks(report, names["demand"])
+    assert failures_by_check(report, names["intact"]) == {}
+    demand = failures_by_check(report, names["demand"])
     assert "visual_png" in demand and "regeneration" in demand and "artifacts" not in demand
-    assert {"reference_solve", "cross_check", "validator"} <= set(_checks(report, names["objective"]))
-    panel = _checks(report, names["panel"])
+    assert {"reference_solve", "cross_check", "validator"} <= set(
+        failures_by_check(report, names["objective"])
+    )
+    panel = failures_by_check(report, names["panel"])
     assert any("renders 2 visual(s), the package ships 1" in m for m in panel["visual_png"]), panel
     for kind in ("extra", "missing"):
-        checks = _checks(report, names[kind])
+        checks = failures_by_check(report, names[kind])
         assert "visual_png" in checks and "artifacts" not in checks, checks
 
 
@@ -349,18 +317,4 @@ PLANTED_MIX = (
 
 @pytest.mark.slow
 def test_planted_causes_are_recovered_with_their_category(tmp_path):
-    refs = {ref.path[-1]: ref for ref in discover(ROOT) if ref.path[:2] == (FAMILY, NAME)}
-    missing = sorted({instance for instance, _ in PLANTED_MIX} - refs.keys())
-    if missing:
-        fail_missing_fixture(f"the planted-mix packages {missing}")
-    plan = {refs[i].key: plant(load_package(refs[i]), cause) for i, cause in PLANTED_MIX}
-    plan_path = write_plan(tmp_path / "plan.json", plan)
-    selection = " or ".join(i for i, _ in PLANTED_MIX)
-    run = run_bench(
-        tmp_path / "run", f"--model=planted:{plan_path}", "--setting=two_stage", "-k", selection, "-n", "2"
-    )
-    records = {r["case"].rsplit("/", 2)[0]: r for r in run.records}
-    assert set(records) == set(plan), run.output[-3000:]
-    for key, entry in plan.items():
-        assert records[key]["category"] == entry["expected"]["stage1_category"], (key, records[key]["detail"])
-        assert records[key]["extra"]["stage2"]["status"] == entry["expected"]["stage2"], key
+    assert_planted_causes_recovered(tmp_path, PLANTED_MIX, lambda ref: ref.path[:2] == (FAMILY, NAME))
