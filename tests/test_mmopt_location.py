@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from benchmark.sandbox import ExecutionResult, Outcome, SandboxKind
 from benchmark.suites.mmopt.generation import InstanceGenerator, build_instance
 from benchmark.suites.mmopt.generation.package import package_files
 from benchmark.suites.mmopt.generation.pipeline import text_value_problems
@@ -23,6 +24,7 @@ from benchmark.suites.mmopt.generation.protocol import ReferenceSolution
 from benchmark.suites.mmopt.generation.rendering import label_problems
 from benchmark.suites.mmopt.generation.seeds import instance_seed
 from benchmark.suites.mmopt.generation.spatial import resolve_name
+from benchmark.suites.mmopt.scoring import score_execution
 from benchmark.suites.mmopt.subcategories import get_subcategory
 from benchmark.suites.mmopt.subcategories.base import DIFFICULTIES
 from benchmark.suites.mmopt.subcategories.facility_location.generator import covers, facility_loads
@@ -107,50 +109,58 @@ def test_fl_reference_passes_and_objective_is_recomputed():
     check = FL.check_solution(instance, solution)
     assert check.feasible, check.problems
     assert check.objective == solution["objective_value"]
-    numeric = {
-        "open_facilities": [int(name[1:]) for name in solution["open_facilities"]],
-        "assignment": {c: f.lower() for c, f in solution["assignment"].items()},
+    # the decisions alone give the same cost (objective keys removed, nested records accepted)
+    bare = {
+        "open_facilities": solution["open_facilities"],
+        "assignments": {c: {"assigned_facility": f} for c, f in solution["assignments"].items()},
     }
-    assert FL.check_solution(instance, numeric).objective == solution["objective_value"]
+    assert FL.check_solution(instance, bare).objective == solution["objective_value"]
+
+
+def test_fl_instance_is_in_the_official_schema():
+    for difficulty, variant in (("easy", "UFL"), ("medium", "CFL"), ("hard", "CFL")):
+        instance, _ = _case("facility_location", difficulty)
+        assert instance["problem_type"] == "facility_location"
+        assert (instance["difficulty"], instance["variant_type"]) == (difficulty, variant)
+        assert set(instance["facility"]) == set(instance["sets"]["F"])  # JSON sorts the keys
+        assert set(instance["customer"]) == set(instance["sets"]["C"])
+        for customer, allowed in instance["feasible_assignments"].items():
+            assert allowed == [f for f in instance["sets"]["F"] if covers(instance, f, customer)]
+            assert set(instance["assignment_cost_per_unit_demand"][customer]) == set(allowed)
+        assert all(("capacity" in f) == (variant == "CFL") for f in instance["facility"].values())
 
 
 def test_fl_closed_facility_used():
     instance, solution = _case("facility_location", "medium")
     broken = copy.deepcopy(solution)
-    customer, facility = next(iter(broken["assignment"].items()))
+    customer, facility = next(iter(broken["assignments"].items()))
     broken["open_facilities"].remove(facility)
     problems = FL.check_solution(instance, broken).problems
-    assert f"customer {customer} assigned to closed facility {facility}" in problems
+    assert f"customer {customer} is assigned to {facility}, which is not open" in problems
 
 
 def test_fl_out_of_coverage():
     instance, solution = _case("facility_location", "hard")
     broken = copy.deepcopy(solution)
     customer, facility = next(
-        (c, f) for c in instance["customers"] for f in instance["facilities"] if not covers(f, c)
+        (c, f) for c in instance["sets"]["C"] for f in instance["sets"]["F"] if not covers(instance, f, c)
     )
-    broken["assignment"][customer["name"]] = facility["name"]
-    broken["open_facilities"].append(facility["name"])
+    broken["assignments"][customer] = facility
+    broken["open_facilities"].append(facility)
     check = FL.check_solution(instance, broken)
     assert not check.feasible
-    assert (
-        f"customer {customer['name']} lies outside the coverage radius of {facility['name']}"
-        in check.problems
-    )
+    assert f"customer {customer} may not be served by {facility}" in check.problems
 
 
 def test_fl_capacity_exceeded():
     instance, solution = _case("facility_location", "hard")
-    loads = facility_loads(instance, solution["assignment"])
-    facility = next(f for f in instance["facilities"] if loads[f["name"]] > 0)
+    loads = facility_loads(instance, solution["assignments"])
+    facility = next(f for f in instance["sets"]["F"] if loads[f] > 0)
     tighter = copy.deepcopy(instance)  # the fault is planted in the instance: one unit less capacity
-    next(f for f in tighter["facilities"] if f["name"] == facility["name"])["capacity"] = (
-        loads[facility["name"]] - 1
-    )
+    tighter["facility"][facility]["capacity"] = loads[facility] - 1
     problems = FL.check_solution(tighter, solution).problems
     assert problems == (
-        f"facility {facility['name']}: assigned demand {loads[facility['name']]} exceeds capacity "
-        f"{loads[facility['name']] - 1}",
+        f"facility {facility}: load {loads[facility]} exceeds capacity {loads[facility] - 1}",
     )
 
 
@@ -159,30 +169,118 @@ def test_fl_objective_mismatch_missing_customer_and_unknown_names():
     assert FL.check_solution(
         instance, {**solution, "objective_value": solution["objective_value"] + 0.0009}
     ).feasible
-    off = FL.check_solution(instance, {**solution, "objective_value": solution["objective_value"] + 0.01})
+    off = FL.check_solution(instance, {**solution, "objective_exact": solution["objective_value"] + 0.01})
     assert not off.feasible and off.problems[0].startswith("reported objective")
     missing = copy.deepcopy(solution)
-    dropped = sorted(missing["assignment"])[0]
-    del missing["assignment"][dropped]
+    dropped = sorted(missing["assignments"])[0]
+    del missing["assignments"][dropped]
     check = FL.check_solution(instance, missing)
-    assert not check.feasible and check.objective is None
+    assert not check.feasible
     assert f"customer {dropped} is not assigned" in check.problems
     unknown = {**solution, "open_facilities": [*solution["open_facilities"], "F99"]}
-    assert "open_facilities names unknown facility 'F99'" in FL.check_solution(instance, unknown).problems
-    assert FL.check_solution(instance, {"objective_value": 1.0}).problems == (
-        "no open_facilities list returned",
-        "no assignment dict returned",
-    )
+    assert "unknown facility F99" in FL.check_solution(instance, unknown).problems
+    stranger = copy.deepcopy(solution)
+    stranger["assignments"]["C99"] = solution["open_facilities"][0]
+    assert FL.check_solution(instance, stranger).problems == ("assignment names unknown customer C99",)
+    empty = FL.check_solution(instance, {"objective_value": 1.0})
+    assert not empty.feasible and all(p.endswith("is not assigned") for p in empty.problems[:-1])
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [None, [], "F1", {"assignments": ["C1", "F1"]}, {"assignments": {"C1": None}, "open_facilities": 3}],
+    ids=["none", "list", "text", "assignment-list", "odd-values"],
+)
+def test_fl_malformed_answers_are_failures_not_exceptions(answer):
+    instance, _ = _case("facility_location", "medium")
+    check = FL.check_solution(instance, answer)
+    assert not check.feasible and check.problems
 
 
 def test_fl_unused_open_facility_pays_its_opening_cost():
     instance, solution = _case("facility_location", "medium")
-    closed = next(f for f in instance["facilities"] if f["name"] not in solution["open_facilities"])
-    extra = {k: v for k, v in solution.items() if k != "objective_value"}
-    extra["open_facilities"] = [*solution["open_facilities"], closed["name"]]
+    closed = next(f for f in instance["sets"]["F"] if f not in solution["open_facilities"])
+    extra = {k: v for k, v in solution.items() if k not in ("objective_value", "objective_exact")}
+    extra["open_facilities"] = [*solution["open_facilities"], closed]
     check = FL.check_solution(instance, extra)
     assert check.feasible
-    assert check.objective == pytest.approx(solution["objective_value"] + closed["opening_cost"], abs=1e-9)
+    assert check.objective == pytest.approx(
+        solution["objective_value"] + instance["facility"][closed]["open_cost"], abs=1e-9
+    )
+
+
+def _unassigned(instance: dict[str, Any], answer: dict[str, Any]) -> None:
+    del answer["assignments"][sorted(answer["assignments"])[0]]
+
+
+def _closed_facility(instance: dict[str, Any], answer: dict[str, Any]) -> None:
+    answer["open_facilities"].remove(answer["assignments"][instance["sets"]["C"][0]])
+
+
+def _over_capacity(instance: dict[str, Any], answer: dict[str, Any]) -> None:
+    """One customer moved to another open facility that covers it but lacks the room."""
+    loads = facility_loads(instance, answer["assignments"])
+    customer, target = next(
+        (c, f)
+        for c in instance["sets"]["C"]
+        for f in instance["feasible_assignments"][c]
+        if f in answer["open_facilities"]
+        and f != answer["assignments"][c]
+        and loads[f] + instance["customer"][c]["demand"] > instance["facility"][f]["capacity"]
+    )
+    answer["assignments"][customer] = target
+    answer.pop("objective_exact")
+    answer["objective_value"] = FL.check_solution(instance, answer).objective
+
+
+def _misreported_objective(instance: dict[str, Any], answer: dict[str, Any]) -> None:
+    answer["objective_value"] = answer["objective_exact"] = answer["objective_value"] + 1.0
+
+
+def _worse_plan(instance: dict[str, Any], answer: dict[str, Any]) -> None:
+    """A feasible plan that opens one facility too many, its cost reported truthfully."""
+    answer["open_facilities"].append(
+        next(f for f in instance["sets"]["F"] if f not in answer["open_facilities"])
+    )
+    answer.pop("objective_exact")
+    answer["objective_value"] = FL.check_solution(instance, answer).objective
+
+
+@pytest.mark.parametrize(
+    ("difficulty", "change", "category", "said"),
+    [
+        ("easy", _unassigned, "infeasible_solution", "is not assigned"),
+        ("medium", _closed_facility, "infeasible_solution", "which is not open"),
+        ("hard", _over_capacity, "infeasible_solution", "exceeds capacity"),
+        ("medium", _misreported_objective, "infeasible_solution", "reported objective"),
+        ("easy", _worse_plan, "wrong_objective", "differs from the verified optimum"),
+    ],
+    ids=lambda value: getattr(value, "__name__", str(value)),
+)
+def test_fl_mutated_answers_get_their_category_in_strict_mode(difficulty, change, category, said):
+    instance, solution = _case("facility_location", difficulty)
+    answer = copy.deepcopy(solution)
+    change(instance, answer)
+    ran = ExecutionResult(
+        outcome=Outcome.OK, value=answer, stdout="", error="", wall_s=0.0, sandbox=SandboxKind.SUBPROCESS
+    )
+    verdict = score_execution(
+        ran, subcategory="facility_location", instance=instance, solution_ref=solution, objective_only=False
+    )
+    assert not verdict.passed and verdict.category == category, verdict.detail
+    assert said in verdict.detail
+    reference = ExecutionResult(
+        outcome=Outcome.OK, value=solution, stdout="", error="", wall_s=0.0, sandbox=SandboxKind.SUBPROCESS
+    )
+    for mode in ("strict", "official"):
+        assert score_execution(
+            reference,
+            subcategory="facility_location",
+            instance=instance,
+            solution_ref=solution,
+            objective_only=False,
+            scoring=mode,
+        ).passed
 
 
 # ------------------------------------------------------------------------------------------------
@@ -264,7 +362,7 @@ def test_package_is_verified_and_cross_checked(package):
     assert generator.solution_problems(instance, _reference(solution), meta["difficulty"]) == []
     task = (package / "task_input.txt").read_text()
     assert text_value_problems(task, generator.visual_values(instance), solution["objective_value"]) == []
-    assert '"objective_value"' in task and '"assignment"' in task
+    assert '"objective_value"' in task and ('"assignment"' in task or '"assignments"' in task)
     visuals = generator.render(instance)
     assert len(visuals) == len(meta["visuals"]) == 2
     expected = generator.expected_labels(instance)

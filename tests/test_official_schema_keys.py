@@ -27,7 +27,6 @@ KNOWN_FAILURES: dict[str, str] = {
     **dict.fromkeys(
         (
             "bipartite_assignment",
-            "facility_location",
             "p_median_center",
         ),
         "generator still emits the earlier schema",

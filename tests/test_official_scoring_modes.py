@@ -89,6 +89,10 @@ def _budget_lowered(answer: dict[str, Any], instance: dict[str, Any]) -> None:
     instance["structural_extension"]["budget_limit"] = 60.0
 
 
+def _unknown_customer(answer: dict[str, Any], instance: dict[str, Any]) -> None:
+    answer["assignments"]["C99"] = "F1"
+
+
 def _unknown_task(answer: dict[str, Any], instance: dict[str, Any]) -> None:
     answer["assignments"]["T99"] = "A1"
 
@@ -108,6 +112,7 @@ def _unknown_demand_point(answer: dict[str, Any], instance: dict[str, Any]) -> N
         ("rcsp_e_001", _dual_resource_bound_exceeded, "infeasible_solution"),
         ("tempnf_e_001", _inventory_off_storage, "infeasible_solution"),
         ("fl_h__004", _budget_lowered, "infeasible_solution"),
+        ("fl_h__004", _unknown_customer, "infeasible_solution"),
         ("gap_h_009", _unknown_task, "infeasible_solution"),
         ("pmc_e_004", _unknown_demand_point, "infeasible_solution"),
     ],

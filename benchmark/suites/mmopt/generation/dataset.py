@@ -23,7 +23,7 @@ from benchmark.suites.mmopt.subcategories import all_subcategories, get_subcateg
 from benchmark.suites.mmopt.subcategories.base import DIFFICULTIES, DIFFICULTY_LETTER
 
 DATASET_NAME = "optbench-mmopt"
-DATASET_VERSION = "0.3.0"
+DATASET_VERSION = "0.4.0"
 MANIFEST = "manifest.json"
 GENERATION_REPORT = "generation_report.json"
 _PNG_PREFIX = "png: "

@@ -36,6 +36,7 @@ from benchmark.suites.mmopt.generation.spatial import (
 
 AMBIGUITY_MARGIN = 0.3  # no customer may lie this close to a coverage circle (in grid units)
 MATTERS_BY = 1e-3  # a relaxation must beat the optimum by more than the scoring tolerance
+UNCAPACITATED, CAPACITATED = "UFL", "CFL"  # the official ``variant_type`` names
 
 
 @dataclass(frozen=True)
@@ -161,64 +162,106 @@ def _capacities(rng: random.Random, layout: Layout, demands: list[int], ratio: f
 
 
 def instantiate(rng: random.Random, layout: Layout, difficulty: str) -> dict[str, Any]:
+    """The official instance schema: ``sets.F``/``sets.C``, ``facility: {F: {xy, open_cost, radius
+    [, capacity]}}``, ``customer: {C: {xy, demand}}``, the covered pairs as ``feasible_assignments``
+    and their exact Euclidean distances as ``assignment_cost_per_unit_demand``."""
     regime = REGIMES[difficulty]
     demands = [rng.randint(*regime.demand) for _ in layout.customers]
-    facilities = []
     capacities = None
     if regime.capacity_ratio is not None:
         capacities = _capacities(rng, layout, demands, rng.uniform(*regime.capacity_ratio))
+    facility: dict[str, dict[str, Any]] = {}
     for index, ((x, y), radius) in enumerate(zip(layout.facilities, layout.radii, strict=True)):
         record: dict[str, Any] = {
-            "name": f"F{index + 1}",
-            "x": x,
-            "y": y,
-            "opening_cost": rng.randint(*regime.opening_cost),
-            "coverage_radius": int(radius) if radius.is_integer() else radius,
+            "xy": [x, y],
+            "open_cost": rng.randint(*regime.opening_cost),
+            "radius": int(radius) if radius.is_integer() else radius,
         }
         if capacities is not None:
             record["capacity"] = capacities[index]
-        facilities.append(record)
-    customers = [
-        {"name": f"C{index + 1}", "x": x, "y": y, "demand": demand}
+        facility[f"F{index + 1}"] = record
+    customer = {
+        f"C{index + 1}": {"xy": [x, y], "demand": demand}
         for index, ((x, y), demand) in enumerate(zip(layout.customers, demands, strict=True))
-    ]
-    return {
-        "problem": "facility_location",
-        "variant": "uncapacitated" if capacities is None else "capacitated_single_source",
-        "grid_size": regime.grid,
-        "facilities": facilities,
-        "customers": customers,
-        "distance": "euclidean",
-        "assignment_cost": "demand * distance",
-        "coverage_rule": "distance <= coverage_radius",
-        "objective_decimals": 4,
     }
+    instance: dict[str, Any] = {
+        "problem_type": "facility_location",
+        "difficulty": difficulty,
+        "variant_type": UNCAPACITATED if capacities is None else CAPACITATED,
+        "sets": {"F": list(facility), "C": list(customer)},
+        "facility": facility,
+        "customer": customer,
+        "structural_extension": {"type": "none"},
+    }
+    instance.update(assignment_data(instance))
+    return instance
 
 
 # --------------------------------------------------------------------------------------------------
-# Shared instance arithmetic (the validator uses the same functions)
+# Shared instance arithmetic (the templates and the renderer use the same functions)
+
+
+def facility_names(instance: Mapping[str, Any]) -> list[str]:
+    return list(instance["sets"]["F"])
+
+
+def customer_names(instance: Mapping[str, Any]) -> list[str]:
+    return list(instance["sets"]["C"])
 
 
 def is_capacitated(instance: Mapping[str, Any]) -> bool:
-    return all("capacity" in f for f in instance["facilities"])
+    return bool(instance["variant_type"] == CAPACITATED)
 
 
-def dist(facility: Mapping[str, Any], customer: Mapping[str, Any]) -> float:
-    return distance((facility["x"], facility["y"]), (customer["x"], customer["y"]))
+def dist(instance: Mapping[str, Any], facility: str, customer: str) -> float:
+    """The exact Euclidean distance between a facility and a customer (never rounded)."""
+    return distance(instance["facility"][facility]["xy"], instance["customer"][customer]["xy"])
 
 
-def covers(facility: Mapping[str, Any], customer: Mapping[str, Any]) -> bool:
+def covers(instance: Mapping[str, Any], facility: str, customer: str) -> bool:
     """Inside or on the circle, decided exactly on the integer squared distance."""
-    dx, dy = facility["x"] - customer["x"], facility["y"] - customer["y"]
-    return bool(dx * dx + dy * dy <= facility["coverage_radius"] ** 2)
+    (fx, fy), (cx, cy) = instance["facility"][facility]["xy"], instance["customer"][customer]["xy"]
+    return bool((fx - cx) ** 2 + (fy - cy) ** 2 <= instance["facility"][facility]["radius"] ** 2)
+
+
+def assignment_data(instance: Mapping[str, Any]) -> dict[str, Any]:
+    """The fields derived from the geometry: the covered (customer, facility) pairs in facility
+    order, their exact distances as the per-unit assignment costs, and the share of pairs covered
+    (four decimals, as the official release states it)."""
+    facilities, customers = facility_names(instance), customer_names(instance)
+    feasible = {c: [f for f in facilities if covers(instance, f, c)] for c in customers}
+    return {
+        "feasible_assignments": feasible,
+        "assignment_cost_per_unit_demand": {
+            c: {f: dist(instance, f, c) for f in allowed} for c, allowed in feasible.items()
+        },
+        "assignment_graph_density": round(
+            sum(map(len, feasible.values())) / (len(facilities) * len(customers)), 4
+        ),
+    }
+
+
+def opening_cost(instance: Mapping[str, Any], open_names: list[str]) -> int:
+    return sum(int(instance["facility"][name]["open_cost"]) for name in open_names)
+
+
+def service_cost(instance: Mapping[str, Any], assignment: Mapping[str, str]) -> float:
+    """Σ demand × exact distance over every customer, unrounded."""
+    return sum(
+        instance["customer"][c]["demand"] * dist(instance, assignment[c], c) for c in customer_names(instance)
+    )
 
 
 def total_cost(instance: Mapping[str, Any], open_names: list[str], assignment: Mapping[str, str]) -> float:
     """Opening costs of ``open_names`` plus demand × distance of every assignment, rounded."""
-    facility = {f["name"]: f for f in instance["facilities"]}
-    opening = sum(facility[name]["opening_cost"] for name in open_names)
-    service = sum(c["demand"] * dist(facility[assignment[c["name"]]], c) for c in instance["customers"])
-    return round_objective(opening + service)
+    return round_objective(opening_cost(instance, open_names) + service_cost(instance, assignment))
+
+
+def facility_loads(instance: Mapping[str, Any], assignment: Mapping[str, str]) -> dict[str, int]:
+    loads = dict.fromkeys(facility_names(instance), 0)
+    for c in customer_names(instance):
+        loads[assignment[c]] += instance["customer"][c]["demand"]
+    return loads
 
 
 # --------------------------------------------------------------------------------------------------
@@ -227,8 +270,9 @@ def total_cost(instance: Mapping[str, Any], open_names: list[str], assignment: M
 
 def structural_problems(instance: Mapping[str, Any], difficulty: str) -> list[str]:
     regime = REGIMES[difficulty]
-    facilities, customers = instance["facilities"], instance["customers"]
-    points = [(p["x"], p["y"]) for p in (*facilities, *customers)]
+    facilities, customers = facility_names(instance), customer_names(instance)
+    facility, customer = instance["facility"], instance["customer"]
+    points = [tuple(record["xy"]) for record in (*facility.values(), *customer.values())]
     if not regime.facilities[0] <= len(facilities) <= regime.facilities[1]:
         return ["structure: facility count outside the regime"]
     if not regime.customers[0] <= len(customers) <= regime.customers[1]:
@@ -237,22 +281,31 @@ def structural_problems(instance: Mapping[str, Any], difficulty: str) -> list[st
         0 <= v <= regime.grid for p in points for v in p
     ):
         return ["structure: points overlap or leave the grid"]
-    if any(abs(dist(f, c) - f["coverage_radius"]) < AMBIGUITY_MARGIN for f in facilities for c in customers):
+    if any(
+        abs(dist(instance, f, c) - facility[f]["radius"]) < AMBIGUITY_MARGIN
+        for f in facilities
+        for c in customers
+    ):
         return ["structure: a customer lies on a coverage circle"]
-    covered = [[covers(f, c) for f in facilities] for c in customers]
-    if not all(any(row) for row in covered):
+    if {key: instance[key] for key in assignment_data(instance)} != assignment_data(instance):
+        return ["structure: feasible assignments or unit costs disagree with the geometry"]
+    if is_capacitated(instance) != all("capacity" in record for record in facility.values()):
+        return ["structure: variant_type disagrees with the facility capacities"]
+    feasible = instance["feasible_assignments"]
+    if not all(feasible[c] for c in customers):
         return ["structure: a customer is outside every coverage circle"]
-    density = sum(map(sum, covered)) / (len(facilities) * len(customers))
+    density = instance["assignment_graph_density"]
     if not regime.coverage_density[0] <= density <= regime.coverage_density[1]:
         return ["structure: coverage density outside the regime"]
-    if any(all(column) for column in zip(*covered, strict=True)) and difficulty != "easy":
+    if difficulty != "easy" and any(all(f in feasible[c] for c in customers) for f in facilities):
         return ["structure: one facility covers every customer"]
     if is_capacitated(instance):
-        total_demand = sum(c["demand"] for c in customers)
-        if sum(f["capacity"] for f in facilities) < total_demand:
+        if sum(record["capacity"] for record in facility.values()) < sum(
+            record["demand"] for record in customer.values()
+        ):
             return ["structure: total capacity below total demand"]
-        for c, row in zip(customers, covered, strict=True):
-            if not any(ok and f["capacity"] >= c["demand"] for f, ok in zip(facilities, row, strict=True)):
+        for c in customers:
+            if not any(facility[f]["capacity"] >= customer[c]["demand"] for f in feasible[c]):
                 return ["structure: a customer fits no covering facility"]
     return []
 
@@ -261,19 +314,21 @@ def _milp(
     instance: Mapping[str, Any], *, coverage: bool = True, capacity: bool = True
 ) -> tuple[list[str], dict[str, str]] | None:
     """HiGHS (through SciPy) on the strong formulation: y_f open, x_cf serve; ``None`` if infeasible."""
-    facilities, customers = instance["facilities"], instance["customers"]
+    facilities, customers = facility_names(instance), customer_names(instance)
     pairs = [
         (i, j)
         for j, c in enumerate(customers)
         for i, f in enumerate(facilities)
-        if not coverage or covers(f, c)
+        if not coverage or covers(instance, f, c)
     ]
     n_f = len(facilities)
     n = n_f + len(pairs)
     cost = np.zeros(n)
-    cost[:n_f] = [f["opening_cost"] for f in facilities]
+    cost[:n_f] = [instance["facility"][f]["open_cost"] for f in facilities]
     for k, (i, j) in enumerate(pairs):
-        cost[n_f + k] = customers[j]["demand"] * dist(facilities[i], customers[j])
+        cost[n_f + k] = instance["customer"][customers[j]]["demand"] * dist(
+            instance, facilities[i], customers[j]
+        )
     rows, lower, upper = [], [], []
     for j in range(len(customers)):
         row = np.zeros(n)
@@ -292,8 +347,8 @@ def _milp(
             row = np.zeros(n)
             for k, (ii, j) in enumerate(pairs):
                 if ii == i:
-                    row[n_f + k] = customers[j]["demand"]
-            row[i] = -f["capacity"]
+                    row[n_f + k] = instance["customer"][customers[j]]["demand"]
+            row[i] = -instance["facility"][f]["capacity"]
             rows.append(row)
             lower.append(-np.inf)
             upper.append(0.0)
@@ -308,43 +363,45 @@ def _milp(
         return None
     if result.status != 0 or result.x is None:
         raise Rejected("reference: solver did not certify optimality", str(result.message))
-    open_names = [facilities[i]["name"] for i in range(n_f) if result.x[i] > 0.5]
-    assignment = {
-        customers[j]["name"]: facilities[i]["name"]
-        for k, (i, j) in enumerate(pairs)
-        if result.x[n_f + k] > 0.5
-    }
+    open_names = [facilities[i] for i in range(n_f) if result.x[i] > 0.5]
+    assignment = {customers[j]: facilities[i] for k, (i, j) in enumerate(pairs) if result.x[n_f + k] > 0.5}
     return open_names, assignment
 
 
 def reference_solve(instance: Mapping[str, Any]) -> ReferenceSolution:
+    """The official solution shape: objective (exact and value), its opening and assignment parts,
+    the open facilities and the customer → facility ``assignments``."""
     solved = _milp(instance)
     if solved is None:
         raise Rejected("reference: instance is infeasible")
     open_names, assignment = solved
+    objective = total_cost(instance, open_names, assignment)
     solution = {
         "status": "optimal",
-        "objective_value": total_cost(instance, open_names, assignment),
+        "objective_exact": objective,
+        "objective_value": objective,
+        "opening_cost": opening_cost(instance, open_names),
+        "assignment_cost": round_objective(service_cost(instance, assignment)),
         "open_facilities": open_names,
-        "assignment": assignment,
+        "assignments": assignment,
     }
     return ReferenceSolution(solution=solution, method="scipy.optimize.milp (HiGHS branch-and-cut, zero gap)")
 
 
 def _enumerate_uncapacitated(instance: Mapping[str, Any]) -> float:
     """Every nonempty set of open facilities; each customer then takes its cheapest covering one."""
-    facilities, customers = instance["facilities"], instance["customers"]
+    facilities, customers = facility_names(instance), customer_names(instance)
     best = None
     for size in range(1, len(facilities) + 1):
         for chosen in itertools.combinations(facilities, size):
             assignment = {}
             for c in customers:
-                options = [f for f in chosen if covers(f, c)]
+                options = [f for f in chosen if covers(instance, f, c)]
                 if not options:
                     break
-                assignment[c["name"]] = min(options, key=lambda f: c["demand"] * dist(f, c))["name"]
+                assignment[c] = min(options, key=lambda f, c=c: dist(instance, f, c))
             else:
-                value = total_cost(instance, [f["name"] for f in chosen], assignment)
+                value = total_cost(instance, list(chosen), assignment)
                 best = value if best is None else min(best, value)
     if best is None:
         raise Rejected("cross-check: enumeration finds no feasible open set")
@@ -353,39 +410,32 @@ def _enumerate_uncapacitated(instance: Mapping[str, Any]) -> float:
 
 def _scip(instance: Mapping[str, Any]) -> float:
     """The same model in OR-Tools' linear-solver wrapper on SCIP, with a zero relative gap."""
-    facilities, customers = instance["facilities"], instance["customers"]
+    facilities, customers = facility_names(instance), customer_names(instance)
+    demand = {c: instance["customer"][c]["demand"] for c in customers}
     solver = pywraplp.Solver.CreateSolver("SCIP")
     if solver is None:
         raise RuntimeError("OR-Tools was built without SCIP")
-    y = {f["name"]: solver.BoolVar(f"y_{f['name']}") for f in facilities}
+    y = {f: solver.BoolVar(f"y_{f}") for f in facilities}
     x = {
-        (f["name"], c["name"]): solver.BoolVar(f"x_{f['name']}_{c['name']}")
-        for f in facilities
-        for c in customers
-        if covers(f, c)
+        (f, c): solver.BoolVar(f"x_{f}_{c}") for f in facilities for c in customers if covers(instance, f, c)
     }
     for c in customers:
-        solver.Add(sum(x[f["name"], c["name"]] for f in facilities if (f["name"], c["name"]) in x) == 1)
-    for (fname, _), var in x.items():
-        solver.Add(var <= y[fname])
+        solver.Add(sum(x[f, c] for f in facilities if (f, c) in x) == 1)
+    for (f, _), var in x.items():
+        solver.Add(var <= y[f])
     for f in facilities:
-        load = [c["demand"] * x[f["name"], c["name"]] for c in customers if (f["name"], c["name"]) in x]
-        solver.Add(sum(load) <= f["capacity"] * y[f["name"]])
+        load = [demand[c] * x[f, c] for c in customers if (f, c) in x]
+        solver.Add(sum(load) <= instance["facility"][f]["capacity"] * y[f])
     solver.Minimize(
-        sum(f["opening_cost"] * y[f["name"]] for f in facilities)
-        + sum(
-            c["demand"] * dist(f, c) * x[f["name"], c["name"]]
-            for f in facilities
-            for c in customers
-            if (f["name"], c["name"]) in x
-        )
+        sum(instance["facility"][f]["open_cost"] * y[f] for f in facilities)
+        + sum(demand[c] * dist(instance, f, c) * var for (f, c), var in x.items())
     )
     parameters = pywraplp.MPSolverParameters()
     parameters.SetDoubleParam(parameters.RELATIVE_MIP_GAP, 0.0)
     if solver.Solve(parameters) != pywraplp.Solver.OPTIMAL:
         raise Rejected("cross-check: SCIP did not certify optimality")
-    open_names = [name for name, var in y.items() if var.solution_value() > 0.5]
-    assignment = {cname: fname for (fname, cname), var in x.items() if var.solution_value() > 0.5}
+    open_names = [f for f, var in y.items() if var.solution_value() > 0.5]
+    assignment = {c: f for (f, c), var in x.items() if var.solution_value() > 0.5}
     return total_cost(instance, open_names, assignment)
 
 
@@ -405,7 +455,7 @@ def solution_problems(
     opened = len(reference.solution["open_facilities"])
     if opened < 2:
         return ["nontrivial: a single facility serves every customer"]
-    if opened == len(instance["facilities"]):
+    if opened == len(facility_names(instance)):
         return ["nontrivial: every facility opens"]
     if regime.coverage_must_bind and _relaxed_optimum(instance, coverage=False) > optimum - MATTERS_BY:
         return ["nontrivial: coverage circles do not change the optimum"]
@@ -419,10 +469,3 @@ def _relaxed_optimum(instance: Mapping[str, Any], *, coverage: bool = True, capa
     if solved is None:
         raise Rejected("reference: relaxation is infeasible")
     return total_cost(instance, *solved)
-
-
-def facility_loads(instance: Mapping[str, Any], assignment: Mapping[str, str]) -> dict[str, int]:
-    loads = {f["name"]: 0 for f in instance["facilities"]}
-    for c in instance["customers"]:
-        loads[assignment[c["name"]]] += c["demand"]
-    return loads

@@ -9,7 +9,8 @@ open facilities (or they are read off the assignment) and the customer → facil
 open, feasible facility within capacity; the objective is Σ opening cost + Σ demand × unit cost.
 
 Strict additions: the instance's structural extension is enforced (a ``budget`` extension caps
-the total opening cost; the official scorer does not check it).
+the total opening cost; the official scorer does not check it), and an assignment naming a
+customer the instance lacks is a mistake (the official scorer ignores it).
 """
 
 from __future__ import annotations
@@ -85,7 +86,8 @@ def check(output: Any, instance: Mapping[str, Any], tolerance: float) -> Officia
     reported = read.reported_objective(answer, OBJECTIVE_KEYS)
     if reported is not None and abs(reported - computed) > tolerance:
         problems.append(f"reported objective {reported:g} but the plan costs {computed:g}")
-    strict: list[str] = []
+    unknown = sorted(set(pairs) - set(customer_names))
+    strict = [f"assignment names unknown customer {name}" for name in unknown]
     extension = instance.get("structural_extension")
     if isinstance(extension, Mapping) and extension.get("type") == "budget":
         limit = read.number(extension.get("budget_limit"))

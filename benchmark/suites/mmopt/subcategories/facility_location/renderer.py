@@ -21,6 +21,12 @@ from benchmark.suites.mmopt.generation.spatial import (
     render_tables,
     table_labels,
 )
+from benchmark.suites.mmopt.subcategories.facility_location.generator import (
+    REGIMES,
+    customer_names,
+    facility_names,
+    is_capacitated,
+)
 
 PALETTE = ("#1f5fa8", "#c0392b", "#1e8449", "#8e44ad", "#b9770e", "#138d90", "#c2185b", "#5d6d7e")
 MAP_TITLE = (
@@ -29,12 +35,21 @@ MAP_TITLE = (
 )
 
 
-def _capacitated(instance: Mapping[str, Any]) -> bool:
-    return all("capacity" in f for f in instance["facilities"])
+def _facilities(instance: Mapping[str, Any]) -> list[tuple[str, Mapping[str, Any]]]:
+    return [(name, instance["facility"][name]) for name in facility_names(instance)]
+
+
+def _customers(instance: Mapping[str, Any]) -> list[tuple[str, Mapping[str, Any]]]:
+    return [(name, instance["customer"][name]) for name in customer_names(instance)]
+
+
+def _grid(instance: Mapping[str, Any]) -> int:
+    """The map's extent: the difficulty regime's grid, on which every point was placed."""
+    return REGIMES[instance["difficulty"]].grid
 
 
 def _tables(instance: Mapping[str, Any]) -> list[Table]:
-    capacitated = _capacitated(instance)
+    capacitated = is_capacitated(instance)
     header = (
         "facility",
         "x",
@@ -44,22 +59,23 @@ def _tables(instance: Mapping[str, Any]) -> list[Table]:
         "coverage radius",
     )
     rows = []
-    for f in instance["facilities"]:
-        key = f"v1/facility:{f['name']}:"
-        cells = [(key + "name", f["name"]), (key + "x", str(f["x"])), (key + "y", str(f["y"]))]
-        cells.append((key + "opening_cost", str(f["opening_cost"])))
+    for name, f in _facilities(instance):
+        key = f"v1/facility:{name}:"
+        x, y = f["xy"]
+        cells = [(key + "name", name), (key + "x", str(x)), (key + "y", str(y))]
+        cells.append((key + "opening_cost", str(f["open_cost"])))
         if capacitated:
             cells.append((key + "capacity", str(f["capacity"])))
-        cells.append((key + "coverage_radius", number_text(f["coverage_radius"])))
+        cells.append((key + "coverage_radius", number_text(f["radius"])))
         rows.append(tuple(cells))
     customer_rows = tuple(
         (
-            (f"v1/customer:{c['name']}:name", c["name"]),
-            (f"v1/customer:{c['name']}:x", str(c["x"])),
-            (f"v1/customer:{c['name']}:y", str(c["y"])),
-            (f"v1/customer:{c['name']}:demand", str(c["demand"])),
+            (f"v1/customer:{name}:name", name),
+            (f"v1/customer:{name}:x", str(c["xy"][0])),
+            (f"v1/customer:{name}:y", str(c["xy"][1])),
+            (f"v1/customer:{name}:demand", str(c["demand"])),
         )
-        for c in instance["customers"]
+        for name, c in _customers(instance)
     )
     return [
         Table("Candidate facilities", header, tuple(rows)),
@@ -68,32 +84,35 @@ def _tables(instance: Mapping[str, Any]) -> list[Table]:
 
 
 def render(instance: Mapping[str, Any]) -> list[RenderedVisual]:
+    facilities = _facilities(instance)
     markers = [
-        MapMarker(f["name"], f["x"], f["y"], "^", PALETTE[i % len(PALETTE)], 14.0, bold=True)
-        for i, f in enumerate(instance["facilities"])
+        MapMarker(name, f["xy"][0], f["xy"][1], "^", PALETTE[i % len(PALETTE)], 14.0, bold=True)
+        for i, (name, f) in enumerate(facilities)
     ]
-    markers += [MapMarker(c["name"], c["x"], c["y"], "s", "#9a9a9a", 9.0) for c in instance["customers"]]
+    markers += [
+        MapMarker(name, c["xy"][0], c["xy"][1], "s", "#9a9a9a", 9.0) for name, c in _customers(instance)
+    ]
     circles = [
-        CoverageCircle(f["x"], f["y"], float(f["coverage_radius"]), PALETTE[i % len(PALETTE)])
-        for i, f in enumerate(instance["facilities"])
+        CoverageCircle(f["xy"][0], f["xy"][1], float(f["radius"]), PALETTE[i % len(PALETTE)])
+        for i, (_, f) in enumerate(facilities)
     ]
-    coverage_map = render_map(instance["grid_size"], markers, circles, MAP_TITLE, prefix="v0/")
+    coverage_map = render_map(_grid(instance), markers, circles, MAP_TITLE, prefix="v0/")
     return [coverage_map, render_tables(None, _tables(instance))]
 
 
 def expected_labels(instance: Mapping[str, Any]) -> list[ExpectedLabel]:
-    names = [f["name"] for f in instance["facilities"]] + [c["name"] for c in instance["customers"]]
+    names = facility_names(instance) + customer_names(instance)
     labels = [ExpectedLabel(f"v0/name:{name}", name) for name in names]
-    labels += map_tick_labels(instance["grid_size"], "v0/")
+    labels += map_tick_labels(_grid(instance), "v0/")
     return labels + table_labels(_tables(instance))
 
 
 def visual_values(instance: Mapping[str, Any]) -> set[int]:
     values: set[int] = set()
-    for f in instance["facilities"]:
-        values |= {f["x"], f["y"], f["opening_cost"], *([f["capacity"]] if "capacity" in f else [])}
-        if float(f["coverage_radius"]).is_integer():
-            values.add(int(f["coverage_radius"]))
-    for c in instance["customers"]:
-        values |= {c["x"], c["y"], c["demand"]}
+    for _, f in _facilities(instance):
+        values |= {*f["xy"], f["open_cost"], *([f["capacity"]] if "capacity" in f else [])}
+        if float(f["radius"]).is_integer():
+            values.add(int(f["radius"]))
+    for _, c in _customers(instance):
+        values |= {*c["xy"], c["demand"]}
     return values

@@ -9,15 +9,22 @@ rounded to four decimals, answers accepted within 1e-3.
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Mapping
+from typing import Any
 
 from benchmark.suites.mmopt.generation.protocol import DerivedArtifacts, VerifiedRecord
 from benchmark.suites.mmopt.generation.spatial import number_text
 from benchmark.suites.mmopt.subcategories.facility_location.generator import (
-    covers,
+    REGIMES,
+    customer_names,
     dist,
     facility_loads,
+    facility_names,
     is_capacitated,
 )
+
+#: How the task text, the specification and the solver name the official ``variant_type``.
+VARIANT_NAMES = {"UFL": "uncapacitated", "CFL": "capacitated_single_source"}
 
 _READING = """\
 Two figures describe the instance. visual_0.png is a map on a square grid whose lines are one
@@ -56,7 +63,7 @@ no arguments, builds and solves the model, and returns a dict with the keys:
 - "objective_value": the minimum total cost, as a number;
 - "open_facilities": the list of the names of the facilities that are opened, written exactly as
   labelled in the figures (the letter F followed by the facility's number);
-- "assignment": a dict that maps every customer's name (the letter C followed by its number) to the
+- "assignments": a dict that maps every customer's name (the letter C followed by its number) to the
   name of the facility serving it.
 """
 
@@ -84,34 +91,43 @@ def task_input(record: VerifiedRecord) -> str:
     )
 
 
+def _facility_lines(instance: Mapping[str, Any]) -> list[tuple[str, Mapping[str, Any]]]:
+    return [(name, instance["facility"][name]) for name in facility_names(instance)]
+
+
+def _customer_lines(instance: Mapping[str, Any]) -> list[tuple[str, Mapping[str, Any]]]:
+    return [(name, instance["customer"][name]) for name in customer_names(instance)]
+
+
 def canonical_specification(record: VerifiedRecord) -> str:
     instance = record.instance
     capacitated = is_capacitated(instance)
     facilities = "\n".join(
-        f"  {f['name']:>4}: at ({f['x']}, {f['y']}), opening cost {f['opening_cost']}, "
+        f"  {name:>4}: at ({f['xy'][0]}, {f['xy'][1]}), opening cost {f['open_cost']}, "
         + (f"capacity {f['capacity']}, " if capacitated else "")
-        + f"coverage radius {number_text(f['coverage_radius'])}"
-        for f in instance["facilities"]
+        + f"coverage radius {number_text(f['radius'])}"
+        for name, f in _facility_lines(instance)
     )
     customers = "\n".join(
-        f"  {c['name']:>4}: at ({c['x']}, {c['y']}), demand {c['demand']}; covered by "
-        + ", ".join(f["name"] for f in instance["facilities"] if covers(f, c))
-        for c in instance["customers"]
+        f"  {name:>4}: at ({c['xy'][0]}, {c['xy'][1]}), demand {c['demand']}; covered by "
+        + ", ".join(instance["feasible_assignments"][name])
+        for name, c in _customer_lines(instance)
     )
-    grid = instance["grid_size"]
+    grid = REGIMES[record.difficulty].grid
     capacity_line = (
         "  Capacitated, single source: each facility's assigned demand is at most its capacity.\n"
         if capacitated
         else "  Uncapacitated.\n"
     )
+    variant = VARIANT_NAMES[instance["variant_type"]]
     return (
-        f"Instance {record.instance_id} - facility location ({record.difficulty}, {instance['variant']})\n\n"
+        f"Instance {record.instance_id} - facility location ({record.difficulty}, {variant})\n\n"
         "Problem\n"
         "  Open a subset of candidate facilities and assign each customer to exactly one open facility\n"
         "  whose coverage circle contains it (Euclidean distance <= coverage radius).\n"
         f"{capacity_line}\n"
-        f"Facilities ({len(instance['facilities'])}):\n{facilities}\n\n"
-        f"Customers ({len(instance['customers'])}):\n{customers}\n\n"
+        f"Facilities ({len(instance['facility'])}):\n{facilities}\n\n"
+        f"Customers ({len(instance['customer'])}):\n{customers}\n\n"
         "Objective\n"
         "  minimize sum of opening costs of open facilities + sum over customers of demand x Euclidean\n"
         "  distance to the assigned facility; distances exact, the total rounded to 4 decimals\n"
@@ -124,7 +140,7 @@ def canonical_specification(record: VerifiedRecord) -> str:
         + ("capacity, " if capacitated else "")
         + "coverage radius) and customers (x, y, demand).\n\n"
         "Output contract\n"
-        "  solve() returns status, objective_value, open_facilities (list of names) and assignment\n"
+        "  solve() returns status, objective_value, open_facilities (list of names) and assignments\n"
         "  (dict customer name -> facility name).\n"
     )
 
@@ -134,20 +150,19 @@ def math_model(record: VerifiedRecord) -> str:
     solution = record.reference.solution
     capacitated = is_capacitated(instance)
     facility_rows = "\n".join(
-        f"| {f['name']} | {f['x']} | {f['y']} | {f['opening_cost']} | "
+        f"| {name} | {f['xy'][0]} | {f['xy'][1]} | {f['open_cost']} | "
         + (f"{f['capacity']} | " if capacitated else "")
-        + f"{number_text(f['coverage_radius'])} |"
-        for f in instance["facilities"]
+        + f"{number_text(f['radius'])} |"
+        for name, f in _facility_lines(instance)
     )
     customer_rows = "\n".join(
-        f"| {c['name']} | {c['x']} | {c['y']} | {c['demand']} |" for c in instance["customers"]
+        f"| {name} | {c['xy'][0]} | {c['xy'][1]} | {c['demand']} |" for name, c in _customer_lines(instance)
     )
-    loads = facility_loads(instance, solution["assignment"])
-    facility_of = {f["name"]: f for f in instance["facilities"]}
-    served_by = solution["assignment"]
+    served_by = solution["assignments"]
+    loads = facility_loads(instance, served_by)
     assignment_rows = "\n".join(
-        f"| {c['name']} | {served_by[c['name']]} | {dist(facility_of[served_by[c['name']]], c):.4f} |"
-        for c in instance["customers"]
+        f"| {name} | {served_by[name]} | {dist(instance, served_by[name], name):.4f} |"
+        for name in customer_names(instance)
     )
     capacity_constraint = (
         "- Capacity: $\\sum_{c \\in C} d_c x_{cf} \\le Q_f y_f$ for all $f \\in F$\n" if capacitated else ""
@@ -157,18 +172,19 @@ def math_model(record: VerifiedRecord) -> str:
     load_note = (
         "- Load of each open facility at the reference optimum (assigned demand / capacity): "
         + ", ".join(
-            f"{f['name']} {loads[f['name']]}/{f['capacity']}"
-            for f in instance["facilities"]
-            if f["name"] in solution["open_facilities"]
+            f"{name} {loads[name]}/{f['capacity']}"
+            for name, f in _facility_lines(instance)
+            if name in solution["open_facilities"]
         )
         + ".\n"
         if capacitated
         else ""
     )
-    return f"""# Facility location ({instance["variant"]}) — {record.instance_id}
+    n_f, n_c = len(instance["facility"]), len(instance["customer"])
+    return f"""# Facility location ({VARIANT_NAMES[instance["variant_type"]]}) — {record.instance_id}
 
 ## Sets
-- $F$: candidate facilities ({len(instance["facilities"])}), $C$: customers ({len(instance["customers"])})
+- $F$: candidate facilities ({n_f}), $C$: customers ({n_c})
 - $A = \\{{(c, f) : \\lVert p_c - p_f \\rVert_2 \\le r_f\\}}$: admissible (covered) pairs
 
 ## Parameters
@@ -203,7 +219,7 @@ reported rounded to four decimals (scoring tolerance $10^{{-3}}$).
 ## Reference solution
 - Verified minimum total cost: **{solution["objective_value"]}** ({record.reference.method}); cross-checked
   by {record.cross_check_method} (value {record.cross_check_objective:g}).
-- Open facilities: {", ".join(solution["open_facilities"])} (of {len(instance["facilities"])}).
+- Open facilities: {", ".join(solution["open_facilities"])} (of {n_f}).
 {load_note}
 | customer | facility | distance |
 |---|---|---:|
@@ -294,7 +310,7 @@ def solve() -> dict:
         "status": "optimal",
         "objective_value": round(total, 4) + 0.0,
         "open_facilities": open_facilities,
-        "assignment": assignment,
+        "assignments": assignment,
     }}
 
 
@@ -306,16 +322,16 @@ if __name__ == "__main__":
 def solver_ref(record: VerifiedRecord) -> str:
     instance = record.instance
     facilities = "\n".join(
-        f"    ({f['name']!r}, {f['x']}, {f['y']}, {f['opening_cost']}, {f.get('capacity')!r}, "
-        f"{f['coverage_radius']!r}),"
-        for f in instance["facilities"]
+        f"    ({name!r}, {f['xy'][0]}, {f['xy'][1]}, {f['open_cost']}, {f.get('capacity')!r}, "
+        f"{f['radius']!r}),"
+        for name, f in _facility_lines(instance)
     )
     customers = "\n".join(
-        f"    ({c['name']!r}, {c['x']}, {c['y']}, {c['demand']})," for c in instance["customers"]
+        f"    ({name!r}, {c['xy'][0]}, {c['xy'][1]}, {c['demand']})," for name, c in _customer_lines(instance)
     )
     return SOLVER_TEMPLATE.format(
         instance_id=record.instance_id,
-        variant=instance["variant"],
+        variant=VARIANT_NAMES[instance["variant_type"]],
         facilities=facilities,
         customers=customers,
     )
@@ -323,11 +339,11 @@ def solver_ref(record: VerifiedRecord) -> str:
 
 def derive(record: VerifiedRecord) -> DerivedArtifacts:
     instance = record.instance
-    n_f, n_c = len(instance["facilities"]), len(instance["customers"])
-    covered = sum(covers(f, c) for f in instance["facilities"] for c in instance["customers"])
+    n_f, n_c = len(instance["facility"]), len(instance["customer"])
+    covered = sum(map(len, instance["feasible_assignments"].values()))
     capacitated = is_capacitated(instance)
     tags = [
-        instance["variant"],
+        VARIANT_NAMES[instance["variant_type"]],
         "euclidean_distance",
         "coverage_radius",
         f"facilities_{n_f}",
@@ -336,18 +352,31 @@ def derive(record: VerifiedRecord) -> DerivedArtifacts:
     if capacitated:
         tags.append("binding_capacity" if record.difficulty == "hard" else "capacity")
     opened = len(record.reference.solution["open_facilities"])
+    constraints = n_c + covered + (n_f if capacitated else 0)
+    meta_extra: dict[str, Any] = {  # the official meta.json fields
+        "variant_type": instance["variant_type"],
+        "number_of_facilities": n_f,
+        "number_of_customers": n_c,
+        "total_demand": sum(c["demand"] for c in instance["customer"].values()),
+        "assignment_graph_density": instance["assignment_graph_density"],
+        "structural_extension": instance["structural_extension"]["type"],
+        "optimal_objective_value": record.reference.objective,
+    }
+    if capacitated:
+        meta_extra["total_capacity"] = sum(f["capacity"] for f in instance["facility"].values())
     return DerivedArtifacts(
         task_input=task_input(record),
         canonical_specification=canonical_specification(record),
         math_model=math_model(record),
         solver_ref=solver_ref(record),
         regime_tags=(*tags, f"open_{opened}_of_{n_f}"),
-        formulation_size={
+        formulation_size={  # the official names, and the project's variables / constraints
+            "num_binary_y": n_f,
+            "num_binary_x": covered,
+            "num_variables_total": n_f + covered,
+            "num_constraints_total": constraints,
             "variables": n_f + covered,
-            "binary_variables": n_f + covered,
-            "constraints": n_c + covered + (n_f if capacitated else 0),
-            "facilities": n_f,
-            "customers": n_c,
-            "admissible_pairs": covered,
+            "constraints": constraints,
         },
+        meta_extra=meta_extra,
     )
