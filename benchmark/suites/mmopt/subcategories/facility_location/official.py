@@ -30,8 +30,9 @@ OBJECTIVE_KEYS: tuple[str, ...] = (
     "total_value",
 )
 OPEN_KEYS: tuple[str, ...] = ("open_facilities", "open_sites", "selected_sites", "opened_facilities")
-#: ``capacity`` is absent from uncapacitated facilities; ``F``/``C`` are looked up at the top level first.
-OPTIONAL_KEYS: frozenset[str] = frozenset({"capacity", "F", "C", "budget_limit"})
+#: ``capacity`` is absent from uncapacitated facilities; ``F``/``C`` are looked up at the top level first;
+#: easy and medium official instances have no ``structural_extension``.
+OPTIONAL_KEYS: frozenset[str] = frozenset({"capacity", "F", "C", "budget_limit", "structural_extension"})
 
 
 def reads(instance: Mapping[str, Any]) -> bool:
