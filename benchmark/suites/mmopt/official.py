@@ -18,15 +18,12 @@ project's stricter checks, listed per subcategory in the README.
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import cache
 from types import ModuleType
 from typing import Any
 
-from benchmark.suites.mmopt import subcategories
+from benchmark.suites.mmopt.subcategories import folder_module
 from benchmark.suites.mmopt.subcategories.base import SolutionCheck
 
 SCORING_MODES: tuple[str, ...] = ("strict", "official")
@@ -70,29 +67,12 @@ def infeasible(problem: str) -> OfficialCheck:
     return OfficialCheck(feasible=False, objective=None, computed=None, problems=(problem,))
 
 
-@cache
-def _rules() -> dict[str, ModuleType]:
-    found: dict[str, ModuleType] = {}
-    for info in sorted(pkgutil.iter_modules(subcategories.__path__), key=lambda m: m.name):
-        if not info.ispkg:
-            continue
-        folder = importlib.import_module(f"{subcategories.__name__}.{info.name}")
-        subcategory = getattr(folder, "SUBCATEGORY", None)
-        if subcategory is None:
-            continue
-        try:
-            module = importlib.import_module(f"{subcategories.__name__}.{info.name}.official")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"{subcategories.__name__}.{info.name}.official":
-                raise
-            continue
-        found[subcategory.name] = module
-    return found
-
-
 def official_rules(subcategory: str) -> ModuleType | None:
-    """The subcategory's ``official`` module, or None when its folder has none."""
-    return _rules().get(subcategory)
+    """The subcategory's ``official`` module, or None when its folder has none.
+
+    Imported at the first call for that subcategory, with its folder alone: a worker's first
+    scored case does not pay for every subcategory's imports."""
+    return folder_module(subcategory, "official")
 
 
 def official_schema(subcategory: str, instance: Mapping[str, Any]) -> ModuleType | None:

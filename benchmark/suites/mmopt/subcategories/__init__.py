@@ -2,7 +2,9 @@
 
 Adding a subcategory means adding one folder; nothing here changes. Discovery is lazy (first call)
 so that a subcategory module may import shared helpers that themselves import this package's
-``base`` module without an import cycle.
+``base`` module without an import cycle. Looking up one subcategory imports its folder alone (a
+scored case pays for its own subcategory's generator and validator imports, not for all of them);
+only listing them all, or a name its folder does not spell, imports every folder.
 """
 
 from __future__ import annotations
@@ -26,11 +28,9 @@ def _discover() -> dict[str, Subcategory]:
         if not module_info.ispkg:
             continue
         module = importlib.import_module(f"{__name__}.{module_info.name}")
-        subcategory = getattr(module, "SUBCATEGORY", None)
+        subcategory = _declared(module)
         if subcategory is None:
             continue
-        if not isinstance(subcategory, Subcategory):
-            raise TypeError(f"{module.__name__}.SUBCATEGORY does not satisfy the Subcategory protocol")
         if subcategory.name in found:
             raise ValueError(f"two subcategory folders claim the name {subcategory.name!r}")
         found[subcategory.name] = subcategory
@@ -44,11 +44,35 @@ def _discover() -> dict[str, Subcategory]:
 _FOLDERS: dict[str, str] = {}
 
 
-def folder_module(name: str, module: str) -> ModuleType | None:
-    """The optional ``module`` (``"planting"``, ``"extraction"`` …) of the folder of subcategory
-    ``name``, or ``None`` when the subcategory or that module does not exist."""
+def _declared(module: ModuleType) -> Subcategory | None:
+    """The ``SUBCATEGORY`` a folder's package declares, or None when it declares none."""
+    subcategory = getattr(module, "SUBCATEGORY", None)
+    if subcategory is not None and not isinstance(subcategory, Subcategory):
+        raise TypeError(f"{module.__name__}.SUBCATEGORY does not satisfy the Subcategory protocol")
+    return subcategory
+
+
+def _folder(name: str) -> str | None:
+    """The package of subcategory ``name``'s folder, or None when no folder declares it.
+
+    A folder is named after its subcategory with hyphens spelled as underscores; that folder alone
+    is imported when it declares ``name``, and every folder (:func:`_discover`) only otherwise."""
+    if name in _FOLDERS:
+        return _FOLDERS[name]
+    spelled = name.replace("-", "_")
+    if spelled.isidentifier() and importlib.util.find_spec(f"{__name__}.{spelled}") is not None:
+        subcategory = _declared(importlib.import_module(f"{__name__}.{spelled}"))
+        if subcategory is not None and subcategory.name == name:
+            _FOLDERS[name] = f"{__name__}.{spelled}"
+            return _FOLDERS[name]
     _discover()
-    package = _FOLDERS.get(name)
+    return _FOLDERS.get(name)
+
+
+def folder_module(name: str, module: str) -> ModuleType | None:
+    """The optional ``module`` (``"planting"``, ``"extraction"``, ``"official"`` …) of the folder of
+    subcategory ``name``, or ``None`` when the subcategory or that module does not exist."""
+    package = _folder(name)
     if package is None or importlib.util.find_spec(f"{package}.{module}") is None:
         return None
     return importlib.import_module(f"{package}.{module}")
@@ -61,4 +85,5 @@ def all_subcategories() -> dict[str, Subcategory]:
 
 def get_subcategory(name: str) -> Subcategory | None:
     """The subcategory called ``name``, or ``None`` when no folder provides it."""
-    return _discover().get(name)
+    package = _folder(name)
+    return None if package is None else _declared(importlib.import_module(package))
