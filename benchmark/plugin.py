@@ -26,7 +26,7 @@ import threading
 import time
 import traceback
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -595,7 +595,9 @@ class Runtime:
 
 
 @pytest.fixture(scope="session")
-def bench_runtime(pytestconfig: pytest.Config) -> Runtime:
+def bench_runtime(pytestconfig: pytest.Config) -> Iterator[Runtime]:
+    """Per worker; its sandbox is closed when the worker's session ends, so that no warm pool
+    server outlives the cases (interpreter exit, atexit's turn, may come much later or never)."""
     state = pytestconfig.stash[STATE]
     options = state.options
     if state.run is None:
@@ -603,7 +605,7 @@ def bench_runtime(pytestconfig: pytest.Config) -> Runtime:
     assert options.model is not None
     prefer = kind_for_option(options.sandbox)
     side = model_side(pytestconfig)
-    return Runtime(
+    runtime = Runtime(
         adapter=side.adapter,
         other=side.other,
         sandbox=create_sandbox(_hidden_paths(state), prefer=prefer),
@@ -611,6 +613,8 @@ def bench_runtime(pytestconfig: pytest.Config) -> Runtime:
         finished=finished_cases(state.run.results) if options.resume else {},
         dataset=state.suite.dataset_fingerprint(state.dataset),
     )
+    yield runtime
+    runtime.sandbox.close()
 
 
 def _base_record(

@@ -7,6 +7,7 @@ sandbox kinds are parametrized over them; the bwrap variants skip only when bwra
 
 from __future__ import annotations
 
+import json
 import math
 import os
 import shutil
@@ -38,6 +39,7 @@ from benchmark.sandbox import (
 )
 from benchmark.sandbox.environment import StackFileError, solver_stack
 from benchmark.sandbox.executor import clean_env
+from tests.pool_watch import live_marked_processes
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 HAVE_BWRAP = shutil.which("bwrap") is not None
@@ -68,14 +70,16 @@ def _warm(sandbox: Sandbox) -> Sandbox:
 
 
 @pytest.fixture(scope="module", params=KINDS)
-def sandbox(request: pytest.FixtureRequest) -> Sandbox:
-    return _warm(create_sandbox([REPO_ROOT], prefer=request.param))
+def sandbox(request: pytest.FixtureRequest) -> Iterator[Sandbox]:
+    with create_sandbox([REPO_ROOT], prefer=request.param) as made:
+        yield _warm(made)
 
 
 @pytest.fixture(scope="module", params=ISOLATED_KINDS)
-def bwrap_sandbox(request: pytest.FixtureRequest) -> Sandbox:
+def bwrap_sandbox(request: pytest.FixtureRequest) -> Iterator[Sandbox]:
     """The bwrap sandbox, cold (one bwrap per case) and warm (forking pool)."""
-    return _warm(create_sandbox([REPO_ROOT], prefer=request.param))
+    with create_sandbox([REPO_ROOT], prefer=request.param) as made:
+        yield _warm(made)
 
 
 def _live_processes_with(token: str) -> list[int]:
@@ -1263,3 +1267,23 @@ def test_the_pool_server_cannot_be_ptraced_or_read_by_a_case() -> None:
     assert result.value == {"attached": False, "errno": 1, "mem": "PermissionError"}  # EPERM
     assert pool.restarts == 0
     pool.close()
+
+
+@pytest.mark.slow
+def test_no_pool_process_outlives_the_workers_session(bench, tmp_path: Path) -> None:
+    """A real ``-n 2`` oracle run: the warm pool's servers ran, none is left when the controller
+    starts its teardown (each worker closes its pool as its session ends, not at interpreter
+    exit), and none after the run. Pool processes are told apart by the run's own pool folders."""
+    if not HAVE_BWRAP:
+        pytest.skip("bwrap (Debian package bubblewrap) is not installed")
+    run_tmp = tmp_path / "tmp"
+    run_tmp.mkdir()
+    watch = tmp_path / "pool_watch.json"
+    env = {"TMPDIR": str(run_tmp), "OPTBENCH_POOL_WATCH": str(watch)}
+    run = bench("--model=oracle", "-n", "2", "-k", "maximum_flow", "-p", "tests.pool_watch", env=env)
+    assert run.returncode == 0, run.output[-3000:]
+    seen = json.loads(watch.read_text())
+    assert seen["marker"].startswith(str(run_tmp.resolve()))
+    assert seen["most_seen"] >= 2, seen  # the pool ran: its servers' bwrap and what runs inside
+    assert seen["at_finish"] == [], seen
+    assert live_marked_processes(seen["marker"]) == []

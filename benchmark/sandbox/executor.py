@@ -32,7 +32,7 @@ import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path, PurePosixPath
-from typing import IO, Any
+from typing import IO, Any, Self
 
 from benchmark.sandbox import runner as _runner
 from benchmark.sandbox.core import ExecutionResult, Limits, SandboxKind
@@ -154,6 +154,16 @@ class Sandbox(ABC):
         A script ending in ``sys.exit(0)`` is OK; a non-zero exit status is a runtime error.
         """
         return self._execute(code, limits or self.limits, "script", files)
+
+    def close(self) -> None:  # noqa: B027 - deliberately a no-op unless overridden
+        """Stop what the sandbox keeps running between cases (the warm pool's servers); later cases
+        still run, without it. Nothing to stop for a sandbox that starts a process per case."""
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(kind={self.kind.value!r})"

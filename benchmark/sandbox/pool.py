@@ -316,6 +316,7 @@ class PoolSandbox(BwrapSandbox):
 
     def close(self) -> None:
         """Stop every server, a starting one included (also registered to run at interpreter exit)."""
+        atexit.unregister(self.close)
         with self._lock:
             self._closed = True
             self._changed.notify_all()
