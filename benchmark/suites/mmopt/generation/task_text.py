@@ -29,6 +29,10 @@ that takes no arguments, builds and solves the model, and returns a dict with th
 """
 
 
+class Verbatim(str):
+    """A paragraph laid out by hand (a list of rules, say): :func:`task_text` writes it as it is."""
+
+
 def output_contract(keys: str, *, feasibility: bool = False) -> str:
     """The contract paragraph: the shared ``solve()`` sentence followed by ``keys``, one ``- "key": …``
     item a line (ending in a newline). ``feasibility`` names the model a feasibility model, for
@@ -37,6 +41,7 @@ def output_contract(keys: str, *, feasibility: bool = False) -> str:
 
 
 def task_text(title: str, *paragraphs: str, contract: str) -> str:
-    """``title``, each prose paragraph wrapped at :data:`WIDTH` columns, then ``contract`` verbatim,
-    separated by blank lines."""
-    return "\n\n".join([title, *(textwrap.fill(paragraph, WIDTH) for paragraph in paragraphs), contract])
+    """``title``, each prose paragraph wrapped at :data:`WIDTH` columns (a :class:`Verbatim` one
+    as it is), then ``contract`` verbatim, separated by blank lines."""
+    laid_out = (p if isinstance(p, Verbatim) else textwrap.fill(p, WIDTH) for p in paragraphs)
+    return "\n\n".join([title, *laid_out, contract])

@@ -6,11 +6,11 @@ contract; every demand, cost, output range and time limit is read from the figur
 
 from __future__ import annotations
 
-import textwrap
 from collections.abc import Mapping
 from typing import Any
 
 from benchmark.suites.mmopt.generation.protocol import DerivedArtifacts, VerifiedRecord
+from benchmark.suites.mmopt.generation.task_text import output_contract, task_text
 from benchmark.suites.mmopt.subcategories.energy_dispatch_unit_commitment.generator import (
     formulation_size,
     simple_plan_costs,
@@ -22,7 +22,6 @@ from benchmark.suites.mmopt.subcategories.energy_dispatch_unit_commitment.model 
 )
 from benchmark.suites.mmopt.subcategories.energy_dispatch_unit_commitment.renderer import panel_files
 
-WIDTH = 100
 PANEL_WORDS = {
     "table": (
         "the generator economics table (per generator: marginal cost per unit of output, startup cost{extra})"
@@ -59,9 +58,8 @@ TASK = (
     "costs) is minimal. There are no reserves, network limits, shutdown costs or load shedding. All "
     "data must be read from the figures."
 )
-CONTRACT = """\
-Formulate this as an optimization model and write Python code with a function solve() that takes
-no arguments, builds and solves the model, and returns a dict with the keys:
+CONTRACT = output_contract(
+    """\
 - "status": "optimal" when an optimal plan is found;
 - "objective_value": the minimum total cost, as a number;
 - "generation": {generator: {period: output}}, names as in the figures
@@ -69,6 +67,7 @@ no arguments, builds and solves the model, and returns a dict with the keys:
 - "commitment": {generator: {period: one if the generator is on, zero if it is off}};
 - "startup": {generator: {period: one if the generator starts up in that period, else zero}}.
 """
+)
 
 
 def _where(instance: Mapping[str, Any]) -> str:
@@ -96,17 +95,15 @@ def _where(instance: Mapping[str, Any]) -> str:
 
 def task_input(instance: Mapping[str, Any]) -> str:
     paragraphs = [
-        "Energy dispatch and unit commitment (multi-period and system planning)",
-        textwrap.fill(_where(instance), WIDTH),
+        _where(instance),
+        RULES + " " + (INITIAL if any(instance["initial_status"].values()) else ALL_OFF),
     ]
-    rules = RULES + " " + (INITIAL if any(instance["initial_status"].values()) else ALL_OFF)
-    paragraphs.append(textwrap.fill(rules, WIDTH))
     if has_min_up_down(instance):
-        paragraphs.append(textwrap.fill(MIN_UP_DOWN, WIDTH))
+        paragraphs.append(MIN_UP_DOWN)
     if has_ramping(instance):
-        paragraphs.append(textwrap.fill(RAMPING, WIDTH))
-    paragraphs += [textwrap.fill(TASK, WIDTH), CONTRACT]
-    return "\n\n".join(paragraphs)
+        paragraphs.append(RAMPING)
+    title = "Energy dispatch and unit commitment (multi-period and system planning)"
+    return task_text(title, *paragraphs, TASK, contract=CONTRACT)
 
 
 def canonical_specification(record: VerifiedRecord) -> str:

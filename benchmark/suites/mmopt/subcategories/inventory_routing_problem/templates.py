@@ -6,17 +6,16 @@ the output contract; every coordinate, stock, capacity, cost and demand is read 
 
 from __future__ import annotations
 
-import textwrap
 from typing import Any
 
 from benchmark.suites.mmopt.generation.protocol import DerivedArtifacts, VerifiedRecord
+from benchmark.suites.mmopt.generation.task_text import output_contract, task_text
 from benchmark.suites.mmopt.subcategories.inventory_routing_problem.generator import (
     formulation_size,
     just_in_time_cost,
 )
 from benchmark.suites.mmopt.subcategories.inventory_routing_problem.model import DEPOT, customers_periods
 
-WIDTH = 100
 WHERE = (
     "The figure visual_0.png is a map of the depot and the customers on a unit grid (no routes are "
     "drawn); visual_1.png holds the tables: the exact coordinates of every node with each "
@@ -39,9 +38,8 @@ TASK = (
     "Task: plan the trips and the delivered quantities so that every demand is met and the total of "
     "travel, dispatch and holding costs is minimal. All data must be read from the figures."
 )
-CONTRACT = """\
-Formulate this as an optimization model and write Python code with a function solve() that takes
-no arguments, builds and solves the model, and returns a dict with the keys:
+CONTRACT = output_contract(
+    """\
 - "status": "optimal" when an optimal plan is found;
 - "objective_value": the minimum total cost, as a number;
 - "route_by_period": {period: the trip as a list of node names from "Depot" back to "Depot"
@@ -49,17 +47,12 @@ no arguments, builds and solves the model, and returns a dict with the keys:
 - "deliveries": {customer: {period: quantity delivered}};
 - "ending_inventory": {customer: {period: stock at the end of the period}}.
 """
+)
 
 
 def task_input(instance: dict[str, Any]) -> str:
-    paragraphs = [
-        "Inventory routing (multi-period and system planning)",
-        textwrap.fill(WHERE, WIDTH),
-        textwrap.fill(RULES, WIDTH),
-        textwrap.fill(TASK, WIDTH),
-        CONTRACT,
-    ]
-    return "\n\n".join(paragraphs)
+    title = "Inventory routing (multi-period and system planning)"
+    return task_text(title, WHERE, RULES, TASK, contract=CONTRACT)
 
 
 def canonical_specification(record: VerifiedRecord) -> str:

@@ -7,9 +7,8 @@ bound is read from the figure.
 
 from __future__ import annotations
 
-import textwrap
-
 from benchmark.suites.mmopt.generation.protocol import DerivedArtifacts, VerifiedRecord
+from benchmark.suites.mmopt.generation.task_text import task_text
 from benchmark.suites.mmopt.subcategories.logical_constraint_satisfaction_models.renderer import (
     matrix_rows,
     panels,
@@ -19,7 +18,6 @@ from benchmark.suites.mmopt.subcategories.logical_constraint_satisfaction_models
     literal_text,
 )
 
-WIDTH = 100
 READING = (
     "Each column is a Boolean decision variable (bold name at the top) that takes the value true or "
     "false. Each row is one logical row of the model, named at its left: rows named C followed by a "
@@ -62,14 +60,9 @@ def task_input(record: VerifiedRecord) -> str:
             "matrix of a Boolean constraint model; its rows are split between the figures, and each "
             "figure repeats the header row of variables."
         )
-    return "\n\n".join(
-        [
-            "Logical constraint satisfaction (combinatorial and logical models)",
-            textwrap.fill(f"{where} {READING}", WIDTH),
-            textwrap.fill(TASK.format(figure="figure" if len(figures) == 1 else "figures"), WIDTH),
-            CONTRACT,
-        ]
-    )
+    title = "Logical constraint satisfaction (combinatorial and logical models)"
+    task = TASK.format(figure="figure" if len(figures) == 1 else "figures")
+    return task_text(title, f"{where} {READING}", task, contract=CONTRACT)
 
 
 def _rows_text(instance: dict) -> list[str]:

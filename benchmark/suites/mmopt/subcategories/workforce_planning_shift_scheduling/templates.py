@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from benchmark.suites.mmopt.generation.protocol import DerivedArtifacts, VerifiedRecord
+from benchmark.suites.mmopt.generation.task_text import WIDTH, Verbatim, output_contract, task_text
 from benchmark.suites.mmopt.subcategories.workforce_planning_shift_scheduling.generator import (
     cheapest_staffing_cost,
     formulation_size,
@@ -18,7 +19,6 @@ from benchmark.suites.mmopt.subcategories.workforce_planning_shift_scheduling.ge
 from benchmark.suites.mmopt.subcategories.workforce_planning_shift_scheduling.renderer import split
 from benchmark.suites.mmopt.subcategories.workforce_planning_shift_scheduling.roster import rules
 
-WIDTH = 100
 STAFFING = (
     "The figure visual_0.png is the staffing panel: a bar chart of the total number of workers "
     "required on each day, the shift definitions (Day D, Evening E, Night N) and a shift-by-day "
@@ -63,15 +63,15 @@ TASK = (
     "(shift costs plus overtime costs, where the instance has overtime). All data must be read from "
     "the figures."
 )
-CONTRACT = """\
-Formulate this as an optimization model and write Python code with a function solve() that takes
-no arguments, builds and solves the model, and returns a dict with the keys:
+CONTRACT = output_contract(
+    """\
 - "status": "optimal" when an optimal roster is found;
 - "objective_value": the minimum total cost, as a number;
 - "worker_schedule": {worker: {day: the shift worked ("D", "E" or "N") or "OFF"}}, every worker
   and day, names as in the figures (for example {"W1": {"Mon1": "D", ...}, ...});
 - "worker_overtime": {worker: overtime shifts}, where the instance has overtime.
 """
+)
 
 
 def _rule_lines(instance: Mapping[str, Any]) -> list[str]:
@@ -93,15 +93,9 @@ def task_input(instance: Mapping[str, Any]) -> str:
         where = f"{WHERE_THREE if split(instance) else WHERE_TWO} {PROFILE_RULES}"
     else:
         where = PROFILE_ONE
-    paragraphs = [
-        "Workforce planning and shift scheduling (multi-period and system planning)",
-        textwrap.fill(f"{STAFFING} {where}", WIDTH),
-        textwrap.fill(LEGEND, WIDTH),
-        "Rules:\n" + "\n".join(_rule_lines(instance)),
-        textwrap.fill(TASK, WIDTH),
-        CONTRACT,
-    ]
-    return "\n\n".join(paragraphs)
+    rule_list = Verbatim("Rules:\n" + "\n".join(_rule_lines(instance)))
+    title = "Workforce planning and shift scheduling (multi-period and system planning)"
+    return task_text(title, f"{STAFFING} {where}", LEGEND, rule_list, TASK, contract=CONTRACT)
 
 
 def canonical_specification(record: VerifiedRecord) -> str:
