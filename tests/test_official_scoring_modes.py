@@ -5,6 +5,7 @@ subcategories scored by their own validator, on every sample package of theirs).
 from __future__ import annotations
 
 import copy
+import itertools
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -81,6 +82,14 @@ def _dual_resource_bound_exceeded(answer: dict[str, Any], instance: dict[str, An
         arc["resource_values"] = {instance["resource_name"]: arc.pop("resource")}
 
 
+def _path_over_one_bound(answer: dict[str, Any], instance: dict[str, Any]) -> None:
+    """Another path of the optimal cost 6 whose exposure (11) exceeds its bound (8)."""
+    path = [1, 5, 8, 12, 14, 15]
+    answer["optimal_path"] = path
+    answer["selected_arcs"] = [list(arc) for arc in itertools.pairwise(path)]
+    answer.pop("arc_selection")
+
+
 def _inventory_off_storage(answer: dict[str, Any], instance: dict[str, Any]) -> None:
     answer["inventory_by_node"]["2"] = {"t1": 0, "t2": 0, "t3": 0}
 
@@ -110,6 +119,7 @@ def _unknown_demand_point(answer: dict[str, Any], instance: dict[str, Any]) -> N
         ("cnd_e_001", _flow_on_uninstalled_arc, "infeasible_solution"),
         ("rcsp_e_001", _disagreeing_path, "infeasible_solution"),
         ("rcsp_e_001", _dual_resource_bound_exceeded, "infeasible_solution"),
+        ("rcsp_h_001", _path_over_one_bound, "infeasible_solution"),
         ("tempnf_e_001", _inventory_off_storage, "infeasible_solution"),
         ("fl_h__004", _budget_lowered, "infeasible_solution"),
         ("fl_h__004", _unknown_customer, "infeasible_solution"),

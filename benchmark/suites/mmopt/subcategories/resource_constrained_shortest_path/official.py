@@ -26,7 +26,9 @@ from benchmark.suites.mmopt.official import OfficialCheck, infeasible, make_chec
 
 REFERENCE_KEYS: tuple[str, ...] = ("objective_exact", "objective_value")
 OBJECTIVE_KEYS: tuple[str, ...] = ("objective_exact", "objective", "objective_value", "path_cost")
-OPTIONAL_KEYS: frozenset[str] = frozenset({"resource_bounds"})
+#: Single-resource instances lack ``resource_bounds``; dual-resource ones (e.g. the release's
+#: ``rcsp_h_001``) lack ``resource_bound`` and the arcs' ``resource``, which the check looks up.
+OPTIONAL_KEYS: frozenset[str] = frozenset({"resource_bounds", "resource_bound", "resource"})
 
 
 def reads(instance: Mapping[str, Any]) -> bool:
