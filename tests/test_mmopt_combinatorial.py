@@ -9,7 +9,6 @@ statuses and invalid colourings are planted into copies of real shipped solution
 from __future__ import annotations
 
 import copy
-import hashlib
 import json
 import shutil
 from pathlib import Path
@@ -35,6 +34,7 @@ from benchmark.suites.mmopt.subcategories.graph_coloring.generator import (
     milp_colourable,
 )
 from tests.conftest import fail_missing_fixture
+from tests.mmopt_support import rewrite_checksummed, score_answer
 
 FAMILY = "combinatorial_logical"
 ROOT = Path(__file__).resolve().parents[1] / "fixtures" / "mmopt"
@@ -71,16 +71,7 @@ def _kind(kind: str) -> tuple[Path, dict[str, Any], dict[str, Any]]:
 
 
 def _score(instance: dict[str, Any], solution: dict[str, Any], returned: dict[str, Any], **kwargs: Any):
-    execution = ExecutionResult(
-        outcome=Outcome.OK, value=returned, stdout="", error="", wall_s=0.1, sandbox=SandboxKind.BWRAP
-    )
-    return score_execution(
-        execution,
-        subcategory=GC,
-        instance=instance,
-        solution_ref=solution,
-        objective_only=kwargs.get("objective_only", False),
-    )
+    return score_answer(GC, instance, solution, returned, objective_only=kwargs.get("objective_only", False))
 
 
 # ------------------------------------------------------------------------------------------------
@@ -405,14 +396,6 @@ def test_sp_ten_packages_per_difficulty_and_greedy_fails_above_easy():
 # validation of damaged copies
 
 
-def _rewrite(package: Path, rel: str, data: bytes) -> None:
-    """Replace a file and its checksum, so the damage reaches the semantic checks."""
-    (package / rel).write_bytes(data)
-    meta = json.loads((package / "meta.json").read_text())
-    meta["checksums"][rel] = hashlib.sha256(data).hexdigest()
-    (package / "meta.json").write_text(dumps_canonical(meta), encoding="utf-8")
-
-
 def test_validation_names_the_package_and_check_of_a_damaged_copy(tmp_path):
     source, _, solution = _kind("decision_infeasible")
     rel = source.relative_to(ROOT)
@@ -424,7 +407,7 @@ def test_validation_names_the_package_and_check_of_a_damaged_copy(tmp_path):
     damaged = tmp_path / "damaged" / rel
     shutil.copytree(source, damaged)
     flipped = {**solution, "status": "feasible", "is_k_colorable": True}
-    _rewrite(damaged, "ground_truth/solution_ref.json", dumps_canonical(flipped).encode())
+    rewrite_checksummed(damaged, "ground_truth/solution_ref.json", dumps_canonical(flipped).encode())
     report = validate(tmp_path / "damaged", processes=1)
     checks = {(f.package, f.check) for f in report.failures}
     label = rel.as_posix()

@@ -10,7 +10,6 @@ planted into copies of real shipped solutions.
 from __future__ import annotations
 
 import copy
-import hashlib
 import json
 import shutil
 from pathlib import Path
@@ -19,12 +18,10 @@ from typing import Any
 import numpy as np
 import pytest
 
-from benchmark.sandbox import ExecutionResult, Outcome, SandboxKind
 from benchmark.suites.mmopt.generation import InstanceGenerator
 from benchmark.suites.mmopt.generation.jsonio import dumps_canonical
 from benchmark.suites.mmopt.generation.pipeline import visual_audit_problems
 from benchmark.suites.mmopt.generation.validate import validate
-from benchmark.suites.mmopt.scoring import score_execution
 from benchmark.suites.mmopt.subcategories import get_subcategory
 from benchmark.suites.mmopt.subcategories.base import DIFFICULTIES
 from benchmark.suites.mmopt.subcategories.logical_constraint_satisfaction_models.generator import (
@@ -36,6 +33,7 @@ from benchmark.suites.mmopt.subcategories.logical_constraint_satisfaction_models
     matrix_rows,
 )
 from benchmark.suites.mmopt.subcategories.logical_constraint_satisfaction_models.validator import is_negative
+from tests.mmopt_support import rewrite_checksummed, score_answer
 
 NAME = "logical_constraint_satisfaction_models"
 ROOT = Path(__file__).resolve().parents[1] / "fixtures" / "mmopt"
@@ -71,17 +69,7 @@ def _shipped(status: str, difficulty: str | None = None) -> tuple[Path, dict[str
 def _score(
     instance: dict[str, Any], solution: dict[str, Any], returned: dict[str, Any], scoring: str = "strict"
 ):
-    execution = ExecutionResult(
-        outcome=Outcome.OK, value=returned, stdout="", error="", wall_s=0.1, sandbox=SandboxKind.BWRAP
-    )
-    return score_execution(
-        execution,
-        subcategory=NAME,
-        instance=instance,
-        solution_ref=solution,
-        objective_only=False,
-        scoring=scoring,
-    )
+    return score_answer(NAME, instance, solution, returned, scoring=scoring)
 
 
 def _satisfying_count(instance: dict[str, Any]) -> int:
@@ -252,14 +240,6 @@ def test_every_matrix_row_and_mark_is_audited():
 # validation of damaged copies
 
 
-def _rewrite(package: Path, rel: str, data: bytes) -> None:
-    """Replace a file and its checksum, so the damage reaches the semantic checks."""
-    (package / rel).write_bytes(data)
-    meta = json.loads((package / "meta.json").read_text(encoding="utf-8"))
-    meta["checksums"][rel] = hashlib.sha256(data).hexdigest()
-    (package / "meta.json").write_text(dumps_canonical(meta), encoding="utf-8")
-
-
 def test_validation_names_the_package_and_check_of_a_damaged_copy(tmp_path):
     source, _, solution = _shipped("infeasible", "easy")
     rel = source.relative_to(ROOT)
@@ -271,7 +251,7 @@ def test_validation_names_the_package_and_check_of_a_damaged_copy(tmp_path):
     damaged = tmp_path / "damaged" / rel
     shutil.copytree(source, damaged)
     flipped = {**solution, "status": "feasible", "is_feasible": True}
-    _rewrite(damaged, "ground_truth/solution_ref.json", dumps_canonical(flipped).encode())
+    rewrite_checksummed(damaged, "ground_truth/solution_ref.json", dumps_canonical(flipped).encode())
     report = validate(tmp_path / "damaged", processes=1)
     checks = {(f.package, f.check) for f in report.failures}
     label = rel.as_posix()

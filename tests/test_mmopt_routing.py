@@ -9,7 +9,6 @@ scorer faults are planted into copies of real shipped solutions.
 from __future__ import annotations
 
 import copy
-import hashlib
 import itertools
 import json
 import random
@@ -21,14 +20,12 @@ from typing import Any
 import numpy as np
 import pytest
 
-from benchmark.sandbox import ExecutionResult, Outcome, SandboxKind
 from benchmark.suites.mmopt.generation import InstanceGenerator, build_instance, routing
 from benchmark.suites.mmopt.generation.jsonio import dumps_canonical
 from benchmark.suites.mmopt.generation.package import package_files
 from benchmark.suites.mmopt.generation.protocol import ReferenceSolution
 from benchmark.suites.mmopt.generation.seeds import instance_seed
 from benchmark.suites.mmopt.generation.validate import validate
-from benchmark.suites.mmopt.scoring import score_execution
 from benchmark.suites.mmopt.subcategories import get_subcategory
 from benchmark.suites.mmopt.subcategories.base import DIFFICULTIES
 from benchmark.suites.mmopt.subcategories.heterogeneous_fleet_vrp import solvers as fleet_solvers
@@ -37,6 +34,7 @@ from benchmark.suites.mmopt.subcategories.tsp_with_time_windows import generator
 from benchmark.suites.mmopt.subcategories.tsp_with_time_windows import solvers as tw_solvers
 from benchmark.suites.mmopt.subcategories.vehicle_routing_problem import generator as vrp
 from tests.conftest import fail_missing_fixture
+from tests.mmopt_support import rewrite_checksummed, score_answer
 
 FAMILY = "routing_tour_optimization"
 ROOT = Path(__file__).resolve().parents[1] / "fixtures" / "mmopt" / FAMILY
@@ -75,12 +73,7 @@ def _case(name: str, difficulty: str, index: int = 0) -> tuple[dict[str, Any], d
 
 
 def _score(name: str, instance: dict[str, Any], solution: dict[str, Any], returned: dict[str, Any]):
-    execution = ExecutionResult(
-        outcome=Outcome.OK, value=returned, stdout="", error="", wall_s=0.1, sandbox=SandboxKind.BWRAP
-    )
-    return score_execution(
-        execution, subcategory=name, instance=instance, solution_ref=solution, objective_only=False
-    )
+    return score_answer(name, instance, solution, returned)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -758,14 +751,6 @@ def test_package_is_verified_and_cross_checked(package):
 # validation of damaged copies
 
 
-def _rewrite(package: Path, rel: str, data: bytes) -> None:
-    """Replace a file and its checksum, so the damage reaches the semantic checks."""
-    (package / rel).write_bytes(data)
-    meta = json.loads((package / "meta.json").read_text())
-    meta["checksums"][rel] = hashlib.sha256(data).hexdigest()
-    (package / "meta.json").write_text(dumps_canonical(meta), encoding="utf-8")
-
-
 @pytest.mark.parametrize(
     ("name", "message"),
     [
@@ -785,7 +770,7 @@ def test_validation_names_the_package_and_check_of_a_damaged_copy(tmp_path, name
     instance = json.loads((damaged / "ground_truth/instance_data.json").read_text())
     city = instance["sets"]["nodes"][1]
     instance["coordinates"][city][0] += 1  # the location moves, its distances and the figure do not
-    _rewrite(damaged, "ground_truth/instance_data.json", dumps_canonical(instance).encode())
+    rewrite_checksummed(damaged, "ground_truth/instance_data.json", dumps_canonical(instance).encode())
     report = validate(tmp_path, processes=1)
     label = rel.as_posix()
     checks = {f.check for f in report.failures if f.package == label}

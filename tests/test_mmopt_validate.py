@@ -7,7 +7,6 @@ the semantic check under test can catch it. Real solvers and the real renderer t
 
 from __future__ import annotations
 
-import hashlib
 import json
 import shutil
 from collections.abc import Callable
@@ -28,6 +27,7 @@ from benchmark.suites.mmopt.generation.validate import (
 )
 from benchmark.suites.mmopt.subcategories import get_subcategory
 from tests.conftest import fail_missing_fixture
+from tests.mmopt_support import failures_by_check, rewrite_checksummed
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "mmopt"
 MF = "network_optimization/maximum_flow"
@@ -53,18 +53,10 @@ def _read_json(path: Path) -> Any:
     return json.loads(path.read_text(encoding="utf-8"))
 
 
-def _rewrite(package: Path, rel: str, data: bytes) -> None:
-    """Replace one file and update its checksum in meta.json, as a careful forger would."""
-    (package / rel).write_bytes(data)
-    meta = _read_json(package / "meta.json")
-    meta["checksums"][rel] = hashlib.sha256(data).hexdigest()
-    (package / "meta.json").write_text(dumps_canonical(meta), encoding="utf-8")
-
-
 def _render_visual_from(package: Path, instance: dict[str, Any]) -> None:
     generator = get_subcategory("maximum_flow")
     visual = generator.render(instance)[0]  # type: ignore[union-attr]
-    _rewrite(package, "visuals/visual_0.png", visual.png)
+    rewrite_checksummed(package, "visuals/visual_0.png", visual.png)
     meta = _read_json(package / "meta.json")
     meta["visuals"][0].update(width_px=visual.width_px, height_px=visual.height_px)
     (package / "meta.json").write_text(dumps_canonical(meta), encoding="utf-8")
@@ -75,14 +67,14 @@ def _damage(root: Path) -> None:
     package = root / LABEL_CHANGED
     instance = _read_json(package / "ground_truth/instance_data.json")
     instance["arcs"][0]["capacity"] += 1
-    _rewrite(package, "ground_truth/instance_data.json", dumps_canonical(instance).encode())
+    rewrite_checksummed(package, "ground_truth/instance_data.json", dumps_canonical(instance).encode())
 
     (root / FILE_MISSING / "ground_truth/math_model.md").unlink()
 
     package = root / OBJECTIVE_ALTERED
     solution = _read_json(package / "ground_truth/solution_ref.json")
     solution["objective_value"] += 1
-    _rewrite(package, "ground_truth/solution_ref.json", dumps_canonical(solution).encode())
+    rewrite_checksummed(package, "ground_truth/solution_ref.json", dumps_canonical(solution).encode())
 
     # visuals drawn from altered data: one arc more (an extra value), one arc fewer (a missing value)
     package = root / VISUAL_EXTRA
@@ -107,17 +99,9 @@ def damaged_report(tmp_path_factory: pytest.TempPathFactory) -> ValidationReport
     return validate(root, processes=2)
 
 
-def _checks(report: ValidationReport, package: str) -> dict[str, list[str]]:
-    found: dict[str, list[str]] = {}
-    for failure in report.failures:
-        if failure.package == package:
-            found.setdefault(failure.check, []).append(failure.message)
-    return found
-
-
 def test_intact_packages_pass_every_check(damaged_report):
     for package in INTACT:
-        assert _checks(damaged_report, package) == {}
+        assert failures_by_check(damaged_report, package) == {}
     results = {p.package: p for p in damaged_report.packages}
     for package in INTACT:
         assert results[package].skipped == ()
@@ -125,19 +109,19 @@ def test_intact_packages_pass_every_check(damaged_report):
 
 
 def test_changed_label_value_is_caught_by_the_visual_and_regeneration(damaged_report):
-    checks = _checks(damaged_report, LABEL_CHANGED)
+    checks = failures_by_check(damaged_report, LABEL_CHANGED)
     assert "artifacts" not in checks and "schema" not in checks
     assert any("visuals/visual_0.png differs from the rendering" in m for m in checks["visual_png"])
     assert any("ground_truth/instance_data.json differs" in m for m in checks["regeneration"])
 
 
 def test_missing_file_is_named(damaged_report):
-    checks = _checks(damaged_report, FILE_MISSING)
+    checks = failures_by_check(damaged_report, FILE_MISSING)
     assert checks == {"artifacts": ["ground_truth/math_model.md: file is missing"]}
 
 
 def test_altered_objective_disagrees_with_the_solvers_and_the_validator(damaged_report):
-    checks = _checks(damaged_report, OBJECTIVE_ALTERED)
+    checks = failures_by_check(damaged_report, OBJECTIVE_ALTERED)
     assert "artifacts" not in checks
     assert "re-solve gives" in checks["reference_solve"][0]
     assert "solution_ref.json says" in checks["cross_check"][0]
@@ -148,7 +132,7 @@ def test_altered_objective_disagrees_with_the_solvers_and_the_validator(damaged_
 
 @pytest.mark.parametrize("package", [VISUAL_EXTRA, VISUAL_MISSING])
 def test_visual_with_an_extra_or_missing_value_is_caught(damaged_report, package):
-    checks = _checks(damaged_report, package)
+    checks = failures_by_check(damaged_report, package)
     assert "visual_png" in checks and not {"artifacts", "schema", "visual_labels"} & set(checks), checks
     assert "visuals/visual_0.png differs from the rendering of instance_data.json" in checks["visual_png"][0]
 
@@ -216,13 +200,13 @@ def _edit_json(package: Path, rel: str, edit: Callable[[dict[str, Any]], None]) 
     if rel == "meta.json":
         (package / rel).write_bytes(data)
     else:
-        _rewrite(package, rel, data)
+        rewrite_checksummed(package, rel, data)
 
 
 def _edit_text(package: Path, rel: str, old: str, new: str) -> None:
     text = (package / rel).read_text(encoding="utf-8")
     assert old in text, (rel, old)
-    _rewrite(package, rel, text.replace(old, new).encode())
+    rewrite_checksummed(package, rel, text.replace(old, new).encode())
 
 
 def _meta_edit(key: str, value: Any) -> Callable[[dict[str, Any]], None]:
@@ -286,9 +270,9 @@ def test_cheap_checks_name_each_damage_and_skip_what_they_were_told(tmp_path):
         damage(tmp_path / RCPSP / name)
     report = validate(tmp_path, processes=2, skip=CHEAP)
     for name, (_, check, message) in DAMAGE.items():
-        found = _checks(report, f"{RCPSP}/{name}")
+        found = failures_by_check(report, f"{RCPSP}/{name}")
         assert "artifacts" not in found and any(message in m for m in found.get(check, [])), (name, found)
-    assert _checks(report, f"{RCPSP}/rcpsp_e_008") == {}
+    assert failures_by_check(report, f"{RCPSP}/rcpsp_e_008") == {}
     notes = {p.package: p.skipped for p in report.packages}
     assert set(notes.values()) == {("not run: reference_solve, solver_ref, regeneration, visuals",)}
     assert all(p.reference_seconds is None for p in report.packages)
@@ -308,7 +292,7 @@ def test_solver_ref_replay_compares_the_returned_status(tmp_path):
         'return {"status": "feasible"',
     )
     replayed = validate(tmp_path, processes=1, skip=frozenset({"reference_solve", "regeneration", "visuals"}))
-    assert _checks(replayed, package) == {
+    assert failures_by_check(replayed, package) == {
         "solver_ref": ["returns status 'feasible', solution_ref.json says 'optimal'"]
     }
 
