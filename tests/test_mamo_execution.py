@@ -4,6 +4,7 @@ files read by HiGHS (and Gurobi/SCIP where installed), and taking artifacts out 
 from __future__ import annotations
 
 import importlib.util
+from collections.abc import Iterator
 
 import pytest
 
@@ -30,8 +31,9 @@ End
 
 
 @pytest.fixture(scope="module")
-def sandbox() -> Sandbox:
-    return create_sandbox([REPO])
+def sandbox() -> Iterator[Sandbox]:
+    with create_sandbox([REPO]) as made:
+        yield made
 
 
 def _solvers() -> list[str]:

@@ -89,11 +89,11 @@ def test_ampl_only_constructs_ignore_comments_and_strings() -> None:
 
 
 def test_sandboxed_run_gives_the_same_results_as_a_local_run() -> None:
-    sandbox = create_sandbox(())
     limits = Limits(wall_timeout_s=60)
-    ok = run_candidate(MODEL, DATA, sandbox, limits)
+    with create_sandbox(()) as sandbox:
+        ok = run_candidate(MODEL, DATA, sandbox, limits)
+        bad = run_candidate(MODEL, DATA.replace("end;", "param bonus := 2;\nend;"), sandbox, limits)
     assert (ok.status, ok.objective) == ("optimal", 20.0) and ok.wall_s is not None
-    bad = run_candidate(MODEL, DATA.replace("end;", "param bonus := 2;\nend;"), sandbox, limits)
     assert bad.category == "undeclared_data_parameter"
 
 

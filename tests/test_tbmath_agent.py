@@ -45,7 +45,8 @@ class Scripted:
 
 @pytest.fixture(scope="module")
 def sandbox():
-    return create_sandbox([FIXTURES])
+    with create_sandbox([FIXTURES]) as made:
+        yield made
 
 
 def _context(adapter: Scripted, sandbox) -> CaseContext:

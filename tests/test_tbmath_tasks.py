@@ -27,13 +27,14 @@ TASK_ROOTS = tasks.discover(FIXTURES)
 @pytest.fixture(scope="module")
 def artifacts() -> dict[str, dict[str, dict[str, Any]]]:
     """Every reference script of every task, run once in the sandbox as the oracle runs it."""
-    sandbox = create_sandbox([FIXTURES])
     out: dict[str, dict[str, dict[str, Any]]] = {}
-    for root in TASK_ROOTS:
-        task = tasks.load_task(root)
-        out[task.task_id] = {
-            s.reference_id: generation.run_reference(task, s.script, sandbox) for s in task.reference_scripts
-        }
+    with create_sandbox([FIXTURES]) as sandbox:
+        for root in TASK_ROOTS:
+            task = tasks.load_task(root)
+            out[task.task_id] = {
+                s.reference_id: generation.run_reference(task, s.script, sandbox)
+                for s in task.reference_scripts
+            }
     return out
 
 
