@@ -1,7 +1,8 @@
 """The MM-OptBench generation pipeline and the shipped fixtures it produced.
 
 Real solvers throughout: OR-Tools for references, networkx / HiGHS for cross-checks, the shipped
-``solver_ref.py`` files run as subprocesses exactly as an auditor would run them.
+``solver_ref.py`` files run as scripts (``__main__``, what they print read back) in the sandbox's
+solver environment, each in a fresh process that sees nothing of its package.
 
 Every shipped package is checked exhaustively once per CI run, by ``make bench``: the oracle run
 replays every ``solver_ref.py`` in the sandbox and ``python -m benchmark validate`` runs the cheap
@@ -16,14 +17,13 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-import subprocess
-import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from benchmark.sandbox import Limits, Outcome, Sandbox, create_sandbox
 from benchmark.suites.mmopt.generation import (
     DATASET_NAME,
     InstanceGenerator,
@@ -304,26 +304,22 @@ def test_fixture_package_is_complete_and_verified(entry):
         assert "u_v" in task
 
 
-def _run_solver_ref(package: Path, cwd: Path) -> dict[str, Any]:
-    completed = subprocess.run(
-        [sys.executable, str(package / "ground_truth" / "solver_ref.py")],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-    assert completed.returncode == 0, completed.stderr[-2000:]
-    return json.loads(completed.stdout.strip().splitlines()[-1])
+def _run_solver_ref(package: Path, sandbox: Sandbox) -> dict[str, Any]:
+    source = (package / "ground_truth" / "solver_ref.py").read_text()
+    run = sandbox.run_script(source, Limits(wall_timeout_s=60.0))
+    assert run.outcome is Outcome.OK, f"{package.name}: {run.error}"
+    return json.loads(run.stdout.strip().splitlines()[-1])
 
 
-def test_shipped_solver_refs_reproduce_the_optimum(tmp_path):
-    """Each sampled solver_ref.py runs on its own (cwd outside the package, nothing read from disk)
-    and prints a dict whose objective equals solution_ref's and whose decisions are feasible."""
+def test_shipped_solver_refs_reproduce_the_optimum():
+    """Each sampled solver_ref.py runs on its own (a fresh process in the sandbox, which shows none
+    of the package, so nothing can be read from disk) and prints a dict whose objective equals
+    solution_ref's and whose decisions are feasible. The warm pool forks each run from an
+    interpreter that has imported the solver stack once, instead of importing it per script."""
     _manifest()
     packages = [ROOT / entry["path"] for entry in _first_of_each_difficulty()]
-    with ThreadPoolExecutor(max_workers=4) as pool:
-        results = list(pool.map(lambda p: _run_solver_ref(p, tmp_path), packages))
+    with create_sandbox([ROOT]) as sandbox, ThreadPoolExecutor(max_workers=2) as pool:
+        results = list(pool.map(lambda p: _run_solver_ref(p, sandbox), packages))
     for package, result in zip(packages, results, strict=True):
         solution = json.loads((package / "ground_truth/solution_ref.json").read_text())
         instance = json.loads((package / "ground_truth/instance_data.json").read_text())
