@@ -51,8 +51,12 @@ def test_a_maximum_flow_instance_without_its_source_or_sink_is_a_dataset_error(k
 
 def test_a_mistyped_maximum_flow_sink_is_a_dataset_error() -> None:
     instance, solution = _load(MAXIMUM_FLOW)
-    problem = instance_problem("maximum_flow", {**instance, "sink": "t"}, solution)
-    assert problem is not None and "no integer source or sink" in problem
+    with pytest.raises(DatasetError) as raised:
+        check_instance(SAMPLE / MAXIMUM_FLOW, "maximum_flow", {**instance, "sink": "t"}, solution)
+    assert raised.value.path.endswith("mf_e_001/ground_truth")
+    named = "ground_truth/instance_data.json or ground_truth/solution_ref.json"
+    assert raised.value.problem.startswith(named)
+    assert "no integer source or sink" in raised.value.problem
 
 
 def test_a_graph_without_edges_is_a_dataset_error_and_optional_keys_are_not_blamed() -> None:

@@ -5,8 +5,9 @@ A validator that meets an instance lacking a key it needs (a maximum-flow instan
 infeasible: both would blame the model for the dataset. The package's own reference solution
 settles which it is: scored against its instance by the same check that scores the model, it
 must pass. When it does not, the instance (or its reference) is damaged, and the case is a
-``dataset_error`` naming ``instance_data.json``, the instance keys the check looked up and did
-not find, and the check's own complaint — before any model is asked.
+``dataset_error`` naming ``instance_data.json`` and the instance keys the check looked up and did
+not find (or, when none is missing, both files: a mistyped value, or a reference that does not
+fit), and the check's own complaint — before any model is asked.
 
 The keys are found by reading the instance through :class:`AuditedInstance`, a ``dict`` that
 records every absent key looked up with ``[]`` or ``.get`` (at any depth); a subcategory's
@@ -26,6 +27,8 @@ from benchmark.suites.mmopt.subcategories import get_subcategory
 from benchmark.verdict import DatasetError
 
 INSTANCE_FILE = "ground_truth/instance_data.json"
+REFERENCE_FILE = "ground_truth/solution_ref.json"
+LACKS = "the instance lacks "
 
 
 class AuditedInstance(dict):  # type: ignore[type-arg]
@@ -98,7 +101,7 @@ def instance_problem(
     if not problems:
         return None
     missing = sorted(absent - _optional_keys(subcategory))
-    lacks = f"the instance lacks {', '.join(repr(k) for k in missing)}; " if missing else ""
+    lacks = f"{LACKS}{', '.join(repr(k) for k in missing)}; " if missing else ""
     return f"{lacks}its own reference solution fails the check on it: {'; '.join(problems[:3])}"
 
 
@@ -107,5 +110,9 @@ def check_instance(
 ) -> None:
     """Raise :class:`DatasetError` naming the package's instance file when it cannot be scored."""
     problem = instance_problem(subcategory, instance, solution_ref)
-    if problem is not None:
+    if problem is None:
+        return
+    if problem.startswith(LACKS):
         raise DatasetError(directory / INSTANCE_FILE, problem)
+    # nothing absent: a mistyped instance value, or a reference that does not fit its instance
+    raise DatasetError(directory / "ground_truth", f"{INSTANCE_FILE} or {REFERENCE_FILE}: {problem}")
