@@ -6,13 +6,15 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Sequence
+import shutil
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
 from benchmark.cases import InstanceRef
 from benchmark.sandbox import ExecutionResult, Outcome, SandboxKind
 from benchmark.suites.mmopt.generation import InstanceGenerator
+from benchmark.suites.mmopt.generation.dataset import write_manifest
 from benchmark.suites.mmopt.generation.jsonio import dumps_canonical
 from benchmark.suites.mmopt.generation.validate import ValidationReport
 from benchmark.suites.mmopt.package import discover, load_package
@@ -54,6 +56,37 @@ def rewrite_checksummed(package: Path, rel: str, data: bytes) -> None:
     meta = read_json(package, "meta.json")
     meta["checksums"][rel] = hashlib.sha256(data).hexdigest()
     (package / "meta.json").write_text(dumps_canonical(meta), encoding="utf-8")
+
+
+def rewrite_json(package: Path, rel: str, document: Any) -> None:
+    """:func:`rewrite_checksummed` with a JSON document, written canonically."""
+    rewrite_checksummed(package, rel, dumps_canonical(document).encode())
+
+
+def misreport_objective(package: Path) -> None:
+    """Raise the reference's objective by one: the re-solve, cross-check and validator must object."""
+    solution = read_json(package, "ground_truth/solution_ref.json")
+    solution["objective_value"] += 1
+    rewrite_json(package, "ground_truth/solution_ref.json", solution)
+
+
+def drop_last_visual(package: Path) -> None:
+    """Delete the package's last figure and its meta.json entries (a panel gone missing)."""
+    meta = read_json(package, "meta.json")
+    last = len(meta["visuals"]) - 1
+    (package / f"visuals/visual_{last}.png").unlink()
+    meta["visuals"] = meta["visuals"][:last]
+    meta["checksums"].pop(f"visuals/visual_{last}.png")
+    (package / "meta.json").write_text(dumps_canonical(meta), encoding="utf-8")
+
+
+def copy_shipped(root: Path, rels: Iterable[str]) -> None:
+    """Copy the shipped packages ``rels`` (paths under the fixtures) to ``root``, with a manifest."""
+    for rel in rels:
+        if not (FIXTURES / rel).is_dir():
+            fail_missing_fixture(FIXTURES / rel)
+        shutil.copytree(FIXTURES / rel, root / rel)
+    write_manifest(root)
 
 
 def failures_by_check(report: ValidationReport, package: str) -> dict[str, list[str]]:

@@ -20,7 +20,6 @@ import pytest
 from benchmark.sandbox import ExecutionResult, Outcome, SandboxKind
 from benchmark.suites.mmopt.feasibility import claims_infeasible
 from benchmark.suites.mmopt.generation import InstanceGenerator
-from benchmark.suites.mmopt.generation.jsonio import dumps_canonical
 from benchmark.suites.mmopt.generation.protocol import ReferenceSolution
 from benchmark.suites.mmopt.generation.validate import validate
 from benchmark.suites.mmopt.package import discover, load_package
@@ -34,7 +33,7 @@ from benchmark.suites.mmopt.subcategories.graph_coloring.generator import (
     milp_colourable,
 )
 from tests.conftest import fail_missing_fixture
-from tests.mmopt_support import rewrite_checksummed, score_answer
+from tests.mmopt_support import rewrite_json, score_answer
 
 FAMILY = "combinatorial_logical"
 ROOT = Path(__file__).resolve().parents[1] / "fixtures" / "mmopt"
@@ -407,7 +406,7 @@ def test_validation_names_the_package_and_check_of_a_damaged_copy(tmp_path):
     damaged = tmp_path / "damaged" / rel
     shutil.copytree(source, damaged)
     flipped = {**solution, "status": "feasible", "is_k_colorable": True}
-    rewrite_checksummed(damaged, "ground_truth/solution_ref.json", dumps_canonical(flipped).encode())
+    rewrite_json(damaged, "ground_truth/solution_ref.json", flipped)
     report = validate(tmp_path / "damaged", processes=1)
     checks = {(f.package, f.check) for f in report.failures}
     label = rel.as_posix()

@@ -19,7 +19,6 @@ import numpy as np
 import pytest
 
 from benchmark.suites.mmopt.generation import InstanceGenerator
-from benchmark.suites.mmopt.generation.jsonio import dumps_canonical
 from benchmark.suites.mmopt.generation.pipeline import visual_audit_problems
 from benchmark.suites.mmopt.generation.validate import validate
 from benchmark.suites.mmopt.subcategories import get_subcategory
@@ -33,7 +32,7 @@ from benchmark.suites.mmopt.subcategories.logical_constraint_satisfaction_models
     matrix_rows,
 )
 from benchmark.suites.mmopt.subcategories.logical_constraint_satisfaction_models.validator import is_negative
-from tests.mmopt_support import rewrite_checksummed, score_answer
+from tests.mmopt_support import rewrite_json, score_answer
 
 NAME = "logical_constraint_satisfaction_models"
 ROOT = Path(__file__).resolve().parents[1] / "fixtures" / "mmopt"
@@ -251,7 +250,7 @@ def test_validation_names_the_package_and_check_of_a_damaged_copy(tmp_path):
     damaged = tmp_path / "damaged" / rel
     shutil.copytree(source, damaged)
     flipped = {**solution, "status": "feasible", "is_feasible": True}
-    rewrite_checksummed(damaged, "ground_truth/solution_ref.json", dumps_canonical(flipped).encode())
+    rewrite_json(damaged, "ground_truth/solution_ref.json", flipped)
     report = validate(tmp_path / "damaged", processes=1)
     checks = {(f.package, f.check) for f in report.failures}
     label = rel.as_posix()

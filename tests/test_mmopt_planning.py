@@ -9,15 +9,12 @@ from __future__ import annotations
 
 import copy
 import json
-import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from benchmark.suites.mmopt.generation import build_instance
-from benchmark.suites.mmopt.generation.dataset import write_manifest
-from benchmark.suites.mmopt.generation.jsonio import dumps_canonical
 from benchmark.suites.mmopt.generation.package import package_files
 from benchmark.suites.mmopt.generation.seeds import instance_seed
 from benchmark.suites.mmopt.generation.validate import validate
@@ -25,14 +22,17 @@ from benchmark.suites.mmopt.package import reference_value
 from benchmark.suites.mmopt.scoring import tolerance_for
 from benchmark.suites.mmopt.subcategories.base import DIFFICULTIES
 from benchmark.suites.mmopt.subcategories.lot_sizing_production_planning.generator import simple_plan_costs
-from tests.conftest import fail_missing_fixture
 from tests.mmopt_support import (
     assert_planted_causes_recovered,
+    copy_shipped,
+    drop_last_visual,
     failures_by_check,
     generator_of,
     instance_and_reference,
+    misreport_objective,
     read_json,
     rewrite_checksummed,
+    rewrite_json,
     shipped_package,
 )
 
@@ -198,30 +198,20 @@ def test_damaged_lot_sizing_packages_are_named_with_their_check(tmp_path):
     base = f"{FAMILY}/lot_sizing_production_planning/medium"
     kinds = ("intact", "demand", "objective", "panel", "extra", "missing")
     names = {kind: f"{base}/lspp_m_00{k}" for k, kind in enumerate(kinds, 1)}
-    for rel in names.values():
-        if not (ROOT / rel).is_dir():
-            fail_missing_fixture(ROOT / rel)
-        shutil.copytree(ROOT / rel, tmp_path / rel)
-    write_manifest(tmp_path)
+    copy_shipped(tmp_path, names.values())
     generator = generator_of("lot_sizing_production_planning")
 
     package = tmp_path / names["demand"]  # a changed demand the picture does not show
     instance = read_json(package, "ground_truth/instance_data.json")
     product, period = instance["sets"]["products"][0], instance["sets"]["periods"][0]
     instance["demand"][product][period] += 1
-    rewrite_checksummed(package, "ground_truth/instance_data.json", dumps_canonical(instance).encode())
+    rewrite_json(package, "ground_truth/instance_data.json", instance)
 
     package = tmp_path / names["objective"]
-    solution = read_json(package, "ground_truth/solution_ref.json")
-    solution["objective_value"] += 1
-    rewrite_checksummed(package, "ground_truth/solution_ref.json", dumps_canonical(solution).encode())
+    misreport_objective(package)
 
     package = tmp_path / names["panel"]  # the cost panel is gone
-    (package / "visuals/visual_1.png").unlink()
-    meta = read_json(package, "meta.json")
-    meta["visuals"] = meta["visuals"][:1]
-    meta["checksums"].pop("visuals/visual_1.png")
-    (package / "meta.json").write_text(dumps_canonical(meta), encoding="utf-8")
+    drop_last_visual(package)
 
     for kind, change in (("extra", 1), ("missing", -1)):  # a grid with a product more / fewer
         package = tmp_path / names[kind]

@@ -21,7 +21,6 @@ import numpy as np
 import pytest
 
 from benchmark.suites.mmopt.generation import InstanceGenerator, build_instance, routing
-from benchmark.suites.mmopt.generation.jsonio import dumps_canonical
 from benchmark.suites.mmopt.generation.package import package_files
 from benchmark.suites.mmopt.generation.protocol import ReferenceSolution
 from benchmark.suites.mmopt.generation.seeds import instance_seed
@@ -34,7 +33,7 @@ from benchmark.suites.mmopt.subcategories.tsp_with_time_windows import generator
 from benchmark.suites.mmopt.subcategories.tsp_with_time_windows import solvers as tw_solvers
 from benchmark.suites.mmopt.subcategories.vehicle_routing_problem import generator as vrp
 from tests.conftest import fail_missing_fixture
-from tests.mmopt_support import rewrite_checksummed, score_answer
+from tests.mmopt_support import rewrite_json, score_answer
 
 FAMILY = "routing_tour_optimization"
 ROOT = Path(__file__).resolve().parents[1] / "fixtures" / "mmopt" / FAMILY
@@ -770,7 +769,7 @@ def test_validation_names_the_package_and_check_of_a_damaged_copy(tmp_path, name
     instance = json.loads((damaged / "ground_truth/instance_data.json").read_text())
     city = instance["sets"]["nodes"][1]
     instance["coordinates"][city][0] += 1  # the location moves, its distances and the figure do not
-    rewrite_checksummed(damaged, "ground_truth/instance_data.json", dumps_canonical(instance).encode())
+    rewrite_json(damaged, "ground_truth/instance_data.json", instance)
     report = validate(tmp_path, processes=1)
     label = rel.as_posix()
     checks = {f.check for f in report.failures if f.package == label}

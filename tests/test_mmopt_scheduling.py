@@ -10,15 +10,12 @@ from __future__ import annotations
 import copy
 import itertools
 import json
-import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from benchmark.suites.mmopt.generation import build_instance
-from benchmark.suites.mmopt.generation.dataset import write_manifest
-from benchmark.suites.mmopt.generation.jsonio import dumps_canonical
 from benchmark.suites.mmopt.generation.package import package_files
 from benchmark.suites.mmopt.generation.seeds import instance_seed
 from benchmark.suites.mmopt.generation.validate import validate
@@ -28,11 +25,15 @@ from benchmark.suites.mmopt.subcategories.rcpsp.generator import critical_path
 from tests.conftest import fail_missing_fixture
 from tests.mmopt_support import (
     assert_planted_causes_recovered,
+    copy_shipped,
+    drop_last_visual,
     failures_by_check,
     generator_of,
     instance_and_reference,
+    misreport_objective,
     read_json,
     rewrite_checksummed,
+    rewrite_json,
     shipped_package,
 )
 
@@ -346,16 +347,9 @@ def test_rcpsp_resources_bind_and_hard_has_a_binding_bottleneck():
 
 def test_a_missing_rcpsp_panel_is_named(tmp_path):
     rel = f"{FAMILY}/rcpsp/medium/rcpsp_m_001"
-    if not (ROOT / rel).is_dir():
-        fail_missing_fixture(ROOT / rel)
-    shutil.copytree(ROOT / rel, tmp_path / rel)
-    write_manifest(tmp_path)
+    copy_shipped(tmp_path, [rel])
     package = tmp_path / rel
-    (package / "visuals/visual_1.png").unlink()
-    meta = read_json(package, "meta.json")
-    meta["visuals"] = meta["visuals"][:1]
-    meta["checksums"].pop("visuals/visual_1.png")
-    (package / "meta.json").write_text(dumps_canonical(meta), encoding="utf-8")
+    drop_last_visual(package)
     checks = failures_by_check(validate(tmp_path, processes=1), rel)
     assert any("renders 2 visual(s), the package ships 1" in m for m in checks["visual_png"]), checks
 
@@ -401,23 +395,17 @@ def test_damaged_job_shop_packages_are_named_with_their_check(tmp_path):
         kind: f"{base}/jss_e_00{k}"
         for k, kind in enumerate(("intact", "duration", "objective", "extra", "missing"), 1)
     }
-    for rel in names.values():
-        if not (ROOT / rel).is_dir():
-            fail_missing_fixture(ROOT / rel)
-        shutil.copytree(ROOT / rel, tmp_path / rel)
-    write_manifest(tmp_path)
+    copy_shipped(tmp_path, names.values())
 
     package = tmp_path / names["duration"]
     instance = read_json(package, "ground_truth/instance_data.json")
     job, op = instance["operation_records"][0]["job"], instance["operation_records"][0]["operation"]
     instance["processing_time"][job][op] += 1
     instance["operation_records"][0]["duration"] += 1
-    rewrite_checksummed(package, "ground_truth/instance_data.json", dumps_canonical(instance).encode())
+    rewrite_json(package, "ground_truth/instance_data.json", instance)
 
     package = tmp_path / names["objective"]
-    solution = read_json(package, "ground_truth/solution_ref.json")
-    solution["objective_value"] += 1
-    rewrite_checksummed(package, "ground_truth/solution_ref.json", dumps_canonical(solution).encode())
+    misreport_objective(package)
 
     package = tmp_path / names["extra"]  # a picture with one operation more than the record
     instance = read_json(package, "ground_truth/instance_data.json")

@@ -8,14 +8,11 @@ run for this subcategory in ``tests/test_mmopt_planning.py``.
 from __future__ import annotations
 
 import copy
-import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from benchmark.suites.mmopt.generation.dataset import write_manifest
-from benchmark.suites.mmopt.generation.jsonio import dumps_canonical
 from benchmark.suites.mmopt.generation.validate import validate
 from benchmark.suites.mmopt.package import discover, load_package
 from benchmark.suites.mmopt.planting import plant
@@ -23,12 +20,15 @@ from benchmark.suites.mmopt.subcategories import get_subcategory
 from benchmark.suites.mmopt.subcategories.energy_dispatch_unit_commitment.generator import (
     simple_plan_costs,
 )
-from tests.conftest import fail_missing_fixture
 from tests.mmopt_support import (
     assert_planted_causes_recovered,
+    copy_shipped,
+    drop_last_visual,
     instance_and_reference,
+    misreport_objective,
     read_json,
     rewrite_checksummed,
+    rewrite_json,
     score_answer,
     shipped_package,
 )
@@ -184,28 +184,18 @@ def test_damaged_unit_commitment_packages_are_named_with_their_check(tmp_path):
     base = f"{FAMILY}/{NAME}/hard"
     kinds = ("intact", "demand", "objective", "panel", "extra", "missing")
     names = {kind: f"{base}/educ_h_00{k}" for k, kind in enumerate(kinds, 1)}
-    for rel in names.values():
-        if not (ROOT / rel).is_dir():
-            fail_missing_fixture(ROOT / rel)
-        shutil.copytree(ROOT / rel, tmp_path / rel)
-    write_manifest(tmp_path)
+    copy_shipped(tmp_path, names.values())
 
     package = tmp_path / names["demand"]  # a changed demand the timeline does not show
     instance = read_json(package, "ground_truth/instance_data.json")
     instance["demand"][instance["sets"]["periods"][0]] += 1
-    rewrite_checksummed(package, "ground_truth/instance_data.json", dumps_canonical(instance).encode())
+    rewrite_json(package, "ground_truth/instance_data.json", instance)
 
     package = tmp_path / names["objective"]
-    solution = read_json(package, "ground_truth/solution_ref.json")
-    solution["objective_value"] += 1
-    rewrite_checksummed(package, "ground_truth/solution_ref.json", dumps_canonical(solution).encode())
+    misreport_objective(package)
 
     package = tmp_path / names["panel"]  # the output-range panel is gone
-    (package / "visuals/visual_2.png").unlink()
-    meta = read_json(package, "meta.json")
-    meta["visuals"] = meta["visuals"][:2]
-    meta["checksums"].pop("visuals/visual_2.png")
-    (package / "meta.json").write_text(dumps_canonical(meta), encoding="utf-8")
+    drop_last_visual(package)
 
     for kind, change in (("extra", 1), ("missing", -1)):  # a table with a generator more / fewer
         package = tmp_path / names[kind]

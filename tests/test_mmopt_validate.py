@@ -27,7 +27,7 @@ from benchmark.suites.mmopt.generation.validate import (
 )
 from benchmark.suites.mmopt.subcategories import get_subcategory
 from tests.conftest import fail_missing_fixture
-from tests.mmopt_support import failures_by_check, rewrite_checksummed
+from tests.mmopt_support import failures_by_check, misreport_objective, rewrite_checksummed, rewrite_json
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "mmopt"
 MF = "network_optimization/maximum_flow"
@@ -67,14 +67,12 @@ def _damage(root: Path) -> None:
     package = root / LABEL_CHANGED
     instance = _read_json(package / "ground_truth/instance_data.json")
     instance["arcs"][0]["capacity"] += 1
-    rewrite_checksummed(package, "ground_truth/instance_data.json", dumps_canonical(instance).encode())
+    rewrite_json(package, "ground_truth/instance_data.json", instance)
 
     (root / FILE_MISSING / "ground_truth/math_model.md").unlink()
 
     package = root / OBJECTIVE_ALTERED
-    solution = _read_json(package / "ground_truth/solution_ref.json")
-    solution["objective_value"] += 1
-    rewrite_checksummed(package, "ground_truth/solution_ref.json", dumps_canonical(solution).encode())
+    misreport_objective(package)
 
     # visuals drawn from altered data: one arc more (an extra value), one arc fewer (a missing value)
     package = root / VISUAL_EXTRA

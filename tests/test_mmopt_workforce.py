@@ -9,15 +9,12 @@ from __future__ import annotations
 
 import copy
 import json
-import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from benchmark.suites.mmopt.generation import build_instance
-from benchmark.suites.mmopt.generation.dataset import write_manifest
-from benchmark.suites.mmopt.generation.jsonio import dumps_canonical
 from benchmark.suites.mmopt.generation.package import package_files
 from benchmark.suites.mmopt.generation.seeds import instance_seed
 from benchmark.suites.mmopt.generation.validate import validate
@@ -27,14 +24,17 @@ from benchmark.suites.mmopt.subcategories.workforce_planning_shift_scheduling.ge
     cheapest_staffing_cost,
     solve_milp,
 )
-from tests.conftest import fail_missing_fixture
 from tests.mmopt_support import (
     assert_planted_causes_recovered,
+    copy_shipped,
+    drop_last_visual,
     failures_by_check,
     generator_of,
     instance_and_reference,
+    misreport_objective,
     read_json,
     rewrite_checksummed,
+    rewrite_json,
     score_answer,
     shipped_package,
 )
@@ -251,30 +251,20 @@ def test_damaged_packages_are_named_with_their_check(tmp_path):
     base = f"{FAMILY}/{NAME}/medium"
     kinds = ("intact", "demand", "objective", "panel", "extra", "missing")
     names = {kind: f"{base}/wpss_m_00{k}" for k, kind in enumerate(kinds, 1)}
-    for rel in names.values():
-        if not (ROOT / rel).is_dir():
-            fail_missing_fixture(ROOT / rel)
-        shutil.copytree(ROOT / rel, tmp_path / rel)
-    write_manifest(tmp_path)
+    copy_shipped(tmp_path, names.values())
     generator = generator_of(NAME)
 
     package = tmp_path / names["demand"]  # a changed requirement the picture does not show
     instance = read_json(package, "ground_truth/instance_data.json")
     day = instance["sets"]["days"][0]
     instance["demand"][day]["D"] += 1
-    rewrite_checksummed(package, "ground_truth/instance_data.json", dumps_canonical(instance).encode())
+    rewrite_json(package, "ground_truth/instance_data.json", instance)
 
     package = tmp_path / names["objective"]
-    solution = read_json(package, "ground_truth/solution_ref.json")
-    solution["objective_value"] += 1
-    rewrite_checksummed(package, "ground_truth/solution_ref.json", dumps_canonical(solution).encode())
+    misreport_objective(package)
 
     package = tmp_path / names["panel"]  # the worker profile and availability panel is gone
-    (package / "visuals/visual_1.png").unlink()
-    meta = read_json(package, "meta.json")
-    meta["visuals"] = meta["visuals"][:1]
-    meta["checksums"].pop("visuals/visual_1.png")
-    (package / "meta.json").write_text(dumps_canonical(meta), encoding="utf-8")
+    drop_last_visual(package)
 
     for kind, change in (("extra", 1), ("missing", -1)):  # a profile table with a worker more / fewer
         package = tmp_path / names[kind]
