@@ -298,6 +298,25 @@ def read_sequence(raw: Any, names: Sequence[str]) -> tuple[list[str] | None, lis
     return cities, problems
 
 
+def depot_route(
+    raw: Any, names: Sequence[str], depot: str, number: int
+) -> tuple[list[str] | None, list[str]]:
+    """The customers of returned route ``number`` in travel order, the depot dropped at either end
+    (an empty list: the vehicle stays home), and the problems found; ``None`` when the route is
+    unreadable or returns to the depot in the middle."""
+    sequence, unknown = read_sequence(raw, names)
+    problems = [f"route {number}: {problem}" for problem in unknown]
+    if sequence is None:
+        return None, problems
+    while sequence and sequence[0] == depot:
+        sequence = sequence[1:]
+    while sequence and sequence[-1] == depot:
+        sequence = sequence[:-1]
+    if depot in sequence:
+        return None, [*problems, f"route {number} returns to the depot in the middle"]
+    return sequence, problems
+
+
 def sequence_from_arcs(raw: Any, names: Sequence[str], start: str) -> tuple[list[str] | None, list[str]]:
     """The closed sequence of a list of ``[from, to]`` arcs followed from ``start``; problems when
     an arc is unreadable or a city has more than one successor."""

@@ -46,16 +46,9 @@ def read_plan(
     depot = instance["depot"]
     plan, problems = [], []
     for number, (label, item) in enumerate(zip(labels, items, strict=True), start=1):
-        sequence, unknown = routing.read_sequence(item, names)
-        problems += [f"route {number}: {problem}" for problem in unknown]
+        sequence, found = routing.depot_route(item, names, depot, number)
+        problems += found
         if sequence is None:
-            continue
-        while sequence and sequence[0] == depot:
-            sequence = sequence[1:]
-        while sequence and sequence[-1] == depot:
-            sequence = sequence[:-1]
-        if depot in sequence:
-            problems.append(f"route {number} returns to the depot in the middle")
             continue
         if not sequence:
             continue

@@ -24,16 +24,9 @@ def read_routes(raw: Any, instance: Mapping[str, Any]) -> tuple[list[list[str]],
         return [], ["routes is neither a list of routes nor a dict vehicle -> route"]
     routes, problems = [], []
     for number, item in enumerate(items, start=1):
-        sequence, unknown = routing.read_sequence(item, names)
-        problems += [f"route {number}: {problem}" for problem in unknown]
+        sequence, found = routing.depot_route(item, names, depot, number)
+        problems += found
         if sequence is None:
-            continue
-        while sequence and sequence[0] == depot:
-            sequence = sequence[1:]
-        while sequence and sequence[-1] == depot:
-            sequence = sequence[:-1]
-        if depot in sequence:
-            problems.append(f"route {number} returns to the depot in the middle")
             continue
         if sequence:
             routes.append(sequence)

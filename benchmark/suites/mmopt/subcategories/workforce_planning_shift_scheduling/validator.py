@@ -56,15 +56,16 @@ class _Names:
         return self.lookup.get(text.lower())
 
 
+def _label_readers(instance: Mapping[str, Any]) -> tuple[_Names, _Names, _Names]:
+    """Readers of returned worker, day and shift labels (a bare number names a worker: 3 is W3)."""
+    sets = instance["sets"]
+    return _Names(sets["workers"], "W"), _Names(sets["days"]), _Names(sets["shifts"])
+
+
 def _from_schedule(
     raw: Any, instance: Mapping[str, Any]
 ) -> tuple[dict[tuple[str, str], set[str]], list[str]]:
-    sets = instance["sets"]
-    worker_name, day_name, shift_name = (
-        _Names(sets["workers"], "W"),
-        _Names(sets["days"]),
-        _Names(sets["shifts"]),
-    )
+    worker_name, day_name, shift_name = _label_readers(instance)
     taken: dict[tuple[str, str], set[str]] = {}
     problems: list[str] = []
     if not isinstance(raw, Mapping):
@@ -92,12 +93,7 @@ def _from_schedule(
 
 
 def _from_days(raw: Any, instance: Mapping[str, Any]) -> tuple[dict[tuple[str, str], set[str]], list[str]]:
-    sets = instance["sets"]
-    worker_name, day_name, shift_name = (
-        _Names(sets["workers"], "W"),
-        _Names(sets["days"]),
-        _Names(sets["shifts"]),
-    )
+    worker_name, day_name, shift_name = _label_readers(instance)
     taken: dict[tuple[str, str], set[str]] = {}
     problems: list[str] = []
     if not isinstance(raw, Mapping):
