@@ -150,27 +150,44 @@ def test_set_partitioning_rejects_double_cover_that_covering_accepts():
 
 
 def test_bipartite_assignment_validator():
-    instance, solution = _instance("bipartite_assignment", "hard", 1)
+    """Strict verdicts on mutants of real shipped references: a worker left out, a task given twice,
+    a forbidden pair, a misreported objective; and a balanced (easy) instance needs every task."""
     check = _generator("bipartite_assignment").check_solution
-    verdict = check(instance, solution)
-    assert verdict.feasible and verdict.objective == solution["objective_value"]
-    assignment = solution["assignment"]
-    as_pairs = [[w, t] for w, t in assignment.items()]
-    assert check(instance, {"assignment": as_pairs, "objective_value": solution["objective_value"]}).feasible
+    for difficulty in ("easy", "hard"):
+        instance, solution = _instance("bipartite_assignment", difficulty, 1)
+        verdict = check(instance, solution)
+        assert verdict.feasible and verdict.objective == solution["objective_value"]
+        assignment = solution["assignments"]
+        workers, tasks = instance["sets"]["left"], instance["sets"]["right"]
+        w1, w2 = workers[:2]
 
-    w1, w2 = instance["workers"][:2]
-    shared = check(instance, {"assignment": {**assignment, w2: assignment[w1]}})
-    assert not shared.feasible and any("given to both" in p for p in shared.problems)
-    worker, task = instance["forbidden"][0]
-    free = {**assignment, worker: task}
-    forbidden = check(instance, {"assignment": free})
-    assert not forbidden.feasible and any("forbidden pair" in p for p in forbidden.problems)
-    missing = check(instance, {"assignment": {w: t for w, t in assignment.items() if w != w1}})
-    assert not missing.feasible and f"worker {w1} is not assigned" in missing.problems
-    unknown = check(instance, {"assignment": {**assignment, w1: "T99"}})
-    assert not unknown.feasible
-    lying = check(instance, {"assignment": assignment, "objective_value": solution["objective_value"] + 3})
-    assert not lying.feasible
+        missing = check(instance, {"assignments": {w: t for w, t in assignment.items() if w != w1}})
+        assert not missing.feasible and f"row {w1} is not assigned" in missing.problems
+        if difficulty == "easy":  # equal sides: the task w1 held is now unassigned as well
+            assert f"columns ['{assignment[w1]}'] are not assigned" in missing.problems
+        else:  # a matching with required_side "left": spare tasks may stay unassigned
+            assert instance["matching_requirement"] == {"required_side": "left"}
+            assert len(tasks) > len(workers) and check(instance, solution).feasible
+
+        shared = {**assignment, w2: assignment[w1]}
+        twice = check(instance, {"assignments": shared})
+        assert not twice.feasible and f"column {assignment[w1]} is assigned more than once" in twice.problems
+
+        off = solution["objective_value"] + 3  # objective_exact is read first, as officially
+        lying = check(instance, {**solution, "objective_exact": off, "objective_value": off})
+        assert not lying.feasible and any("reported objective" in p for p in lying.problems)
+
+    instance, solution = _instance("bipartite_assignment", "hard", 1)
+    assignment = solution["assignments"]
+    worker, task = next(
+        (w, t) for w in instance["sets"]["left"] for t in instance["sets"]["right"]
+        if t not in instance["feasible_assignments"][w]
+    )  # fmt: skip
+    forbidden = check(instance, {"assignments": {**assignment, worker: task}})
+    assert not forbidden.feasible and f"assignment {worker} -> {task} is not allowed" in forbidden.problems
+    unknown = check(instance, {"assignments": {**assignment, worker: "T99"}})
+    assert not unknown.feasible and any("unknown row or column" in p for p in unknown.problems)
+    assert not check(instance, {}).feasible and not check(instance, {"assignments": [["W1", "T1"]]}).feasible
 
 
 def test_generalized_assignment_validator():
@@ -216,15 +233,15 @@ def test_greedy_set_cover_is_fooled_by_a_cheap_large_subset():
 
 
 def test_greedy_assignment_and_cheapest_agent_checks():
+    costs = {"W1": {"T1": 1, "T2": 2}, "W2": {"T1": 2, "T2": 9}}
     instance = {
-        "sense": "minimize",
-        "workers": ["W1", "W2"],
-        "tasks": ["T1", "T2"],
-        "weights": {"W1": {"T1": 1, "T2": 2}, "W2": {"T1": 2, "T2": 9}},
-        "forbidden": [],
+        "variant_type": "assignment",
+        "sets": {"left": ["W1", "W2"], "right": ["T1", "T2"]},
+        "cost_matrix": costs,
+        "feasible_assignments": {w: list(row) for w, row in costs.items()},
     }
     reference = ba_generator.reference_solve(instance)
-    assert reference.solution["assignment"] == {"W1": "T2", "W2": "T1"}
+    assert reference.solution["assignments"] == {"W1": "T2", "W2": "T1"}
     assert ba_generator.greedy_total(instance) == 10
     assert ba_generator.solution_problems(instance, reference, "easy") == []
 
@@ -271,11 +288,11 @@ def test_label_audit_catches_an_extra_and_a_changed_value(name):
         members.append(next(e for e in instance["sets"]["E"] if e not in members))
         subset["cost"] += 1
     elif name == "bipartite_assignment":
-        worker = instance["workers"][0]
-        task = next(iter(tampered["weights"][worker]))
-        tampered["weights"][worker][task] += 1
-        forbidden_worker, forbidden_task = instance["forbidden"][0]
-        tampered["weights"][forbidden_worker][forbidden_task] = 7  # a forbidden cell now shows a number
+        worker = instance["sets"]["left"][0]
+        task = next(iter(tampered["cost_matrix"][worker]))
+        tampered["cost_matrix"][worker][task] += 1
+        forbidden_worker, forbidden_task = ba_generator.forbidden(instance)[0]
+        tampered["cost_matrix"][forbidden_worker][forbidden_task] = 7  # a forbidden cell now shows a number
     else:
         tampered["agent_capacities"][instance["sets"]["agents"][0]] += 1
     problems = [p for visual in generator.render(tampered) for p in label_problems(visual, expected)]
@@ -323,13 +340,14 @@ def test_shipped_package_is_verified_and_nontrivial(package):
     task = " ".join(task.split())
     decision = {
         "set_covering_partitioning": '"selected_subsets"',
-        "generalized_assignment_problem": '"assignments"',
-    }.get(name, '"assignment"')
+    }.get(name, '"assignments"')
     assert decision in task and '"objective_value"' in task
     if name == "set_covering_partitioning":
         assert ("exactly one selected subset" in task) == (instance["variant_type"] == "set_partitioning")
     if name == "bipartite_assignment":
-        assert ("maximize the total value" in task) == (instance["sense"] == "maximize")
+        maximize = instance.get("objective_sense") == "maximize"
+        assert ("maximize the total value" in task) == maximize
+        assert instance["variant_type"] == ("assignment" if difficulty == "easy" else "matching")
 
 
 @pytest.mark.parametrize("name", SUBCATEGORIES)

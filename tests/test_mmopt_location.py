@@ -295,41 +295,52 @@ def test_pmc_reference_passes(difficulty):
     instance, solution = _case("p_median_center", difficulty)
     check = PMC.check_solution(instance, solution)
     assert check.feasible, check.problems
-    assert check.objective == solution["objective_value"]
-    assert instance["variant"] == ("p-center" if difficulty == "hard" else "p-median")
+    assert check.objective == solution["objective_value"]  # recomputed, rounded to four decimals
+    assert instance["variant_type"] == ("p_center" if difficulty == "hard" else "p_median")
 
 
 def test_pmc_wrong_p_and_unselected_site():
     instance, solution = _case("p_median_center", "medium")
-    fewer = {**solution, "selected": solution["selected"][:-1]}
+    p = instance["p_value"]
+    fewer = {**solution, "open_sites": solution["open_sites"][:-1]}
     problems = PMC.check_solution(instance, fewer).problems
-    assert f"{instance['p'] - 1} sites selected, p = {instance['p']}" in problems
-    assert any("assigned to unselected site" in problem for problem in problems)
-    spare = next(s["name"] for s in instance["sites"] if s["name"] not in solution["selected"])
-    more = {**solution, "selected": [*solution["selected"], spare]}
-    assert (
-        PMC.check_solution(instance, more).problems[0]
-        == f"{instance['p'] + 1} sites selected, p = {instance['p']}"
-    )
-    twice = {**solution, "selected": [*solution["selected"][:-1], solution["selected"][0]]}
-    assert f"site {solution['selected'][0]} selected twice" in PMC.check_solution(instance, twice).problems
+    assert f"{p - 1} sites open, the instance asks for {p}" in problems
+    assert any("which is not open" in problem for problem in problems)
+    spare = next(s for s in instance["sets"]["J"] if s not in solution["open_sites"])
+    more = {**solution, "open_sites": [*solution["open_sites"], spare]}
+    assert PMC.check_solution(instance, more).problems == (f"{p + 1} sites open, the instance asks for {p}",)
 
 
 def test_pmc_objective_mismatch_and_worse_assignment_recomputed():
     for difficulty in ("easy", "hard"):
         instance, solution = _case("p_median_center", difficulty)
-        off = PMC.check_solution(
-            instance, {**solution, "objective_value": solution["objective_value"] + 0.01}
-        )
+        assert PMC.check_solution(instance, _reporting(solution, 0.0009)).feasible  # tolerance 1e-3
+        off = PMC.check_solution(instance, _reporting(solution, 0.01))
         assert not off.feasible and off.problems[0].startswith("reported objective")
-        # every point to the first selected site: feasible, but the recomputed objective is worse
-        lazy = {
-            "selected": solution["selected"],
-            "assignment": dict.fromkeys(solution["assignment"], solution["selected"][0]),
-        }
-        check = PMC.check_solution(instance, lazy)
+        # every point to the first open site: only one site serves, so p sites are not all open
+        first = solution["open_sites"][0]
+        lazy = {"assignments": dict.fromkeys(solution["assignments"], first)}
+        assert not PMC.check_solution(instance, lazy).feasible
+        # with the p sites named, the same assignment is feasible and recomputed as worse
+        named = {**lazy, "open_sites": solution["open_sites"]}
+        check = PMC.check_solution(instance, named)
         assert check.feasible and check.objective is not None
         assert check.objective > solution["objective_value"]
+
+
+def _reporting(solution: dict[str, Any], shift: float) -> dict[str, Any]:
+    """The solution reporting its objective ``shift`` off (``objective_exact`` is read first, as the
+    official scorer reads it)."""
+    value = solution["objective_value"] + shift
+    return {**solution, "objective_exact": value, "objective_value": value}
+
+
+def test_pmc_unknown_demand_point_is_a_strict_finding():
+    instance, solution = _case("p_median_center", "easy")
+    extra = {**solution, "assignments": {**solution["assignments"], "D99": solution["open_sites"][0]}}
+    check = PMC.check_solution(instance, extra)
+    assert not check.feasible
+    assert check.problems == ("the assignment names demand point D99, which is not in the instance",)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -362,7 +373,7 @@ def test_package_is_verified_and_cross_checked(package):
     assert generator.solution_problems(instance, _reference(solution), meta["difficulty"]) == []
     task = (package / "task_input.txt").read_text()
     assert text_value_problems(task, generator.visual_values(instance), solution["objective_value"]) == []
-    assert '"objective_value"' in task and ('"assignment"' in task or '"assignments"' in task)
+    assert '"objective_value"' in task and '"assignments"' in task
     visuals = generator.render(instance)
     assert len(visuals) == len(meta["visuals"]) == 2
     expected = generator.expected_labels(instance)

@@ -76,12 +76,11 @@ def official_rules(subcategory: str) -> ModuleType | None:
 
 
 def official_schema(subcategory: str, instance: Mapping[str, Any]) -> ModuleType | None:
-    """The subcategory's official rules when ``instance`` is in the official schema, else None.
-
-    Packages still in the project's earlier schema mark every instance with a top-level
-    ``problem`` key that no official instance has; they keep the project's validators."""
+    """The subcategory's official rules when ``instance`` is in the official schema, else None
+    (the subcategory has no official rules, or the instance is not in their schema: its
+    validator scores it)."""
     rules = official_rules(subcategory)
-    if rules is None or "problem" in instance or not rules.reads(instance):
+    if rules is None or not rules.reads(instance):
         return None
     return rules
 

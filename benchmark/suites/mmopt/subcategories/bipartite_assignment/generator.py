@@ -8,6 +8,15 @@ and either minimize total cost or maximize total value; the instance records whi
 Weights are a worker effect plus a task effect plus noise, so workers tend to agree on which tasks
 are good and compete for them. The verified optimum must then be a real optimization result: the
 "best remaining pair first" greedy must be strictly worse (or get stuck on the forbidden pairs).
+
+``instance_data.json`` is in the official schema: ``sets.left`` (workers) / ``sets.right`` (tasks),
+``cost_matrix: {worker: {task: weight}}`` for the allowed pairs only, ``feasible_assignments:
+{worker: [tasks]}``, and ``variant_type``: ``assignment`` when the sides are equal (every worker and
+every task used), ``matching`` with ``matching_requirement.required_side = "left"`` when there are
+more tasks (every worker used, a task at most once). The official release only minimizes; our
+maximizing instances, which it lacks, say ``"objective_sense": "maximize"`` (the key of the
+official p-median/center instances) and keep their values in ``cost_matrix``, where the official
+scorer reads the weight it sums.
 """
 
 from __future__ import annotations
@@ -92,45 +101,82 @@ def instantiate(rng: random.Random, structure: Structure, difficulty: str) -> di
     regime = REGIMES[difficulty]
     worker_effect = {w: rng.randint(*regime.worker_effect) for w in structure.workers}
     task_effect = {t: rng.randint(*regime.task_effect) for t in structure.tasks}
-    weights: dict[str, dict[str, int]] = {}
+    matrix: dict[str, dict[str, int]] = {}
     for w in structure.workers:
-        weights[w] = {
+        matrix[w] = {
             t: worker_effect[w] + task_effect[t] + rng.randint(*regime.noise)
             for t in structure.tasks
             if (w, t) not in structure.forbidden
         }
-    return {
-        "problem": "bipartite_assignment",
-        "sense": structure.sense,
-        "measure": "cost" if structure.sense == MINIMIZE else "value",
-        "workers": list(structure.workers),
-        "tasks": list(structure.tasks),
-        "weights": weights,
-        "forbidden": sorted([w, t] for w, t in structure.forbidden),
+    balanced = len(structure.tasks) == len(structure.workers)
+    instance: dict[str, Any] = {
+        "scenario_name": f"worker_task_{'cost' if structure.sense == MINIMIZE else 'value'}_assignment",
+        "variant_type": "assignment" if balanced else "matching",
+        "sets": {"left": list(structure.workers), "right": list(structure.tasks)},
+        "cost_matrix": matrix,
+        "feasible_assignments": {w: list(row) for w, row in matrix.items()},
     }
+    if not balanced:
+        instance["matching_requirement"] = {"required_side": "left"}
+    if structure.sense == MAXIMIZE:
+        instance["objective_sense"] = MAXIMIZE
+    return instance
+
+
+# --------------------------------------------------------------------------------------------------
+# Reading the official instance (templates and renderer use the same accessors)
+
+
+def workers(instance: Mapping[str, Any]) -> list[str]:
+    return list(instance["sets"]["left"])
+
+
+def tasks(instance: Mapping[str, Any]) -> list[str]:
+    return list(instance["sets"]["right"])
+
+
+def weights(instance: Mapping[str, Any]) -> Mapping[str, Mapping[str, int]]:
+    """worker → task → weight, for the allowed pairs only."""
+    matrix: Mapping[str, Mapping[str, int]] = instance["cost_matrix"]
+    return matrix
+
+
+def sense(instance: Mapping[str, Any]) -> str:
+    return str(instance.get("objective_sense", MINIMIZE))
+
+
+def measure(instance: Mapping[str, Any]) -> str:
+    """What a weight is: a cost to minimize or a value to maximize."""
+    return "value" if sense(instance) == MAXIMIZE else "cost"
+
+
+def forbidden(instance: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """The pairs outside ``feasible_assignments``, worker by worker in task order."""
+    allowed = instance["feasible_assignments"]
+    return [(w, t) for w in workers(instance) for t in tasks(instance) if t not in allowed[w]]
 
 
 def structural_problems(instance: Mapping[str, Any], difficulty: str) -> list[str]:
     regime = REGIMES[difficulty]
-    workers, tasks, weights = instance["workers"], instance["tasks"], instance["weights"]
+    workers_, tasks_, weights_ = workers(instance), tasks(instance), weights(instance)
     problems = []
-    if not regime.workers[0] <= len(workers) <= regime.workers[1] or len(tasks) < len(workers):
+    if not regime.workers[0] <= len(workers_) <= regime.workers[1] or len(tasks_) < len(workers_):
         problems.append("structure: worker or task count outside the regime")
-    if any(len(weights[w]) < 2 for w in workers):
+    if any(len(weights_[w]) < 2 for w in workers_):
         problems.append("structure: a worker has fewer than two compatible tasks")
-    if any(not any(t in weights[w] for w in workers) for t in tasks):
+    if any(not any(t in weights_[w] for w in workers_) for t in tasks_):
         problems.append("structure: a task has no compatible worker")
-    if any(value < 1 for row in weights.values() for value in row.values()):
+    if any(value < 1 for row in weights_.values() for value in row.values()):
         problems.append("structure: a weight is not positive")
     return problems
 
 
-def weight_matrix(instance: Mapping[str, Any], forbidden: float) -> np.ndarray:
-    """Workers × tasks weights with ``forbidden`` in the cells of forbidden pairs."""
-    matrix = np.full((len(instance["workers"]), len(instance["tasks"])), forbidden, dtype=float)
-    column = {t: j for j, t in enumerate(instance["tasks"])}
-    for i, w in enumerate(instance["workers"]):
-        for t, value in instance["weights"][w].items():
+def weight_matrix(instance: Mapping[str, Any], blocked: float) -> np.ndarray:
+    """Workers × tasks weights with ``blocked`` in the cells of forbidden pairs."""
+    matrix = np.full((len(workers(instance)), len(tasks(instance))), blocked, dtype=float)
+    column = {t: j for j, t in enumerate(tasks(instance))}
+    for i, w in enumerate(workers(instance)):
+        for t, value in weights(instance)[w].items():
             matrix[i, column[t]] = value
     return matrix
 
@@ -138,20 +184,20 @@ def weight_matrix(instance: Mapping[str, Any], forbidden: float) -> np.ndarray:
 def reference_solve(instance: Mapping[str, Any]) -> ReferenceSolution:
     """The Hungarian-type shortest augmenting path algorithm of SciPy (exact); forbidden pairs
     carry an infinite cost (minus infinity when maximizing), which it never selects."""
-    maximize = instance["sense"] == MAXIMIZE
+    maximize = sense(instance) == MAXIMIZE
     matrix = weight_matrix(instance, -np.inf if maximize else np.inf)
     try:
         rows, cols = linear_sum_assignment(matrix, maximize=maximize)
     except ValueError as exc:
         raise Rejected("structure: no assignment of every worker exists", str(exc)) from None
-    workers, tasks = instance["workers"], instance["tasks"]
-    assignment = {workers[i]: tasks[j] for i, j in zip(rows, cols, strict=True)}
-    total = int(sum(instance["weights"][w][t] for w, t in assignment.items()))
+    left, right = workers(instance), tasks(instance)
+    assignment = {left[i]: right[j] for i, j in zip(rows, cols, strict=True)}
+    total = int(sum(weights(instance)[w][t] for w, t in assignment.items()))
     solution = {
         "status": "optimal",
         "objective_value": total,
         "objective_exact": total,
-        "assignment": assignment,
+        "assignments": assignment,
     }
     return ReferenceSolution(
         solution=solution, method="scipy.optimize.linear_sum_assignment (shortest augmenting paths)"
@@ -162,21 +208,21 @@ def cross_check(instance: Mapping[str, Any]) -> tuple[str, float]:
     """The LP over the assignment polytope (HiGHS through SciPy) on the compatible pairs only: each
     worker exactly one task, each task at most one worker. The constraint matrix is the incidence
     matrix of a bipartite graph, totally unimodular, so the LP optimum is the integer optimum."""
-    workers, tasks = instance["workers"], instance["tasks"]
-    pairs = [(i, j, instance["weights"][w][t]) for i, w in enumerate(workers) for j, t in enumerate(tasks)
-             if t in instance["weights"][w]]  # fmt: skip
-    sign = -1.0 if instance["sense"] == MAXIMIZE else 1.0
-    worker_rows = np.zeros((len(workers), len(pairs)))
-    task_rows = np.zeros((len(tasks), len(pairs)))
+    left, right, weights_ = workers(instance), tasks(instance), weights(instance)
+    pairs = [(i, j, weights_[w][t]) for i, w in enumerate(left) for j, t in enumerate(right)
+             if t in weights_[w]]  # fmt: skip
+    sign = -1.0 if sense(instance) == MAXIMIZE else 1.0
+    worker_rows = np.zeros((len(left), len(pairs)))
+    task_rows = np.zeros((len(right), len(pairs)))
     for k, (i, j, _) in enumerate(pairs):
         worker_rows[i, k] = 1.0
         task_rows[j, k] = 1.0
     result = linprog(
         c=[sign * value for _, _, value in pairs],
         A_eq=worker_rows,
-        b_eq=np.ones(len(workers)),
+        b_eq=np.ones(len(left)),
         A_ub=task_rows,
-        b_ub=np.ones(len(tasks)),
+        b_ub=np.ones(len(right)),
         bounds=(0.0, 1.0),
         method="highs",
     )
@@ -190,10 +236,10 @@ def cross_check(instance: Mapping[str, Any]) -> tuple[str, float]:
 def greedy_total(instance: Mapping[str, Any]) -> int | None:
     """Best remaining compatible pair first (cheapest, or most valuable); ``None`` if it strands a
     worker with no free compatible task."""
-    maximize = instance["sense"] == MAXIMIZE
+    maximize = sense(instance) == MAXIMIZE
     pairs = sorted(
         (-value if maximize else value, w, t)
-        for w, row in instance["weights"].items()
+        for w, row in weights(instance).items()
         for t, value in row.items()
     )
     used_workers: set[str] = set()
@@ -203,8 +249,8 @@ def greedy_total(instance: Mapping[str, Any]) -> int | None:
         if w not in used_workers and t not in used_tasks:
             used_workers.add(w)
             used_tasks.add(t)
-            total += instance["weights"][w][t]
-    return total if len(used_workers) == len(instance["workers"]) else None
+            total += weights(instance)[w][t]
+    return total if len(used_workers) == len(workers(instance)) else None
 
 
 def solution_problems(

@@ -11,7 +11,16 @@ from collections.abc import Mapping
 from typing import Any
 
 from benchmark.suites.mmopt.generation.protocol import DerivedArtifacts, VerifiedRecord
-from benchmark.suites.mmopt.subcategories.bipartite_assignment.generator import MAXIMIZE, greedy_total
+from benchmark.suites.mmopt.subcategories.bipartite_assignment.generator import (
+    MAXIMIZE,
+    forbidden,
+    greedy_total,
+    measure,
+    sense,
+    tasks,
+    weights,
+    workers,
+)
 
 WIDTH = 100
 
@@ -31,7 +40,7 @@ Formulate this as an optimization model and write Python code with a function so
 no arguments, builds and solves the model, and returns a dict with the keys:
 - "status": "optimal" when an optimal solution is found;
 - "objective_value": the {best} total {measure}, as a number;
-- "assignment": a dict mapping each worker name to the name of the task it is given, written as in
+- "assignments": a dict mapping each worker name to the name of the task it is given, written as in
   the figure (for example {{"W1": "T3", ...}}).
 """
 _FORBIDDEN_TEXT = (
@@ -41,21 +50,21 @@ _FORBIDDEN_TEXT = (
 
 
 def task_input(instance: Mapping[str, Any]) -> str:
-    balanced = len(instance["tasks"]) == len(instance["workers"])
+    balanced = len(tasks(instance)) == len(workers(instance))
     rules = (
         "every worker gets exactly one task and every task goes to exactly one worker."
         if balanced
         else "every worker gets exactly one task and no task goes to more than one worker; there are "
         "more tasks than workers, so some tasks stay unassigned."
     )
-    maximize = instance["sense"] == MAXIMIZE
-    forbidden = bool(instance["forbidden"])
+    maximize = sense(instance) == MAXIMIZE
+    any_forbidden = bool(forbidden(instance))
     fields = {
-        "measure": instance["measure"],
-        "forbidden_text": _FORBIDDEN_TEXT if forbidden else "",
+        "measure": measure(instance),
+        "forbidden_text": _FORBIDDEN_TEXT if any_forbidden else "",
         "rules": rules,
         "goal": "maximize the total value" if maximize else "minimize the total cost",
-        "forbidden_word": " and forbidden pairs" if forbidden else "",
+        "forbidden_word": " and forbidden pairs" if any_forbidden else "",
         "best": "maximum" if maximize else "minimum",
     }
     paragraphs = [
@@ -69,61 +78,62 @@ def task_input(instance: Mapping[str, Any]) -> str:
 
 def _weight_rows(instance: Mapping[str, Any]) -> list[str]:
     rows = []
-    for worker in instance["workers"]:
-        weights = instance["weights"][worker]
-        rows.append(" ".join(f"{weights[t]:>4}" if t in weights else "   -" for t in instance["tasks"]))
+    for worker in workers(instance):
+        row = weights(instance)[worker]
+        rows.append(" ".join(f"{row[t]:>4}" if t in row else "   -" for t in tasks(instance)))
     return rows
 
 
 def canonical_specification(record: VerifiedRecord) -> str:
     instance = record.instance
-    header = "        " + " ".join(f"{t:>4}" for t in instance["tasks"])
+    header = "        " + " ".join(f"{t:>4}" for t in tasks(instance))
     matrix = "\n".join(
-        f"  {w:>4}  {row}" for w, row in zip(instance["workers"], _weight_rows(instance), strict=True)
+        f"  {w:>4}  {row}" for w, row in zip(workers(instance), _weight_rows(instance), strict=True)
     )
-    forbidden = ", ".join(f"{w}-{t}" for w, t in instance["forbidden"]) or "none"
+    blocked = forbidden(instance)
+    listed = ", ".join(f"{w}-{t}" for w, t in blocked) or "none"
+    what = measure(instance)
     return (
         f"Instance {record.instance_id} - bipartite assignment ({record.difficulty})\n\n"
         "Problem\n"
         "  Give every worker exactly one task, each task to at most one worker (exactly one when the\n"
         "  counts are equal), using only allowed pairs.\n\n"
-        f"Sense: {instance['sense']} the total {instance['measure']}\n"
-        f"Workers ({len(instance['workers'])}): {', '.join(instance['workers'])}\n"
-        f"Tasks ({len(instance['tasks'])}): {', '.join(instance['tasks'])}\n"
-        f"Forbidden pairs ({len(instance['forbidden'])}): {forbidden}\n\n"
-        f"{instance['measure'].capitalize()} matrix (rows workers, columns tasks, '-' forbidden):\n"
+        f"Sense: {sense(instance)} the total {what}\n"
+        f"Workers ({len(workers(instance))}): {', '.join(workers(instance))}\n"
+        f"Tasks ({len(tasks(instance))}): {', '.join(tasks(instance))}\n"
+        f"Forbidden pairs ({len(blocked)}): {listed}\n\n"
+        f"{what.capitalize()} matrix (rows workers, columns tasks, '-' forbidden):\n"
         f"{header}\n{matrix}\n\n"
         "Visual interpretation\n"
-        f"  visual_0.png is the {instance['measure']} matrix: a row per worker, a column per task; a grey\n"
+        f"  visual_0.png is the {what} matrix: a row per worker, a column per task; a grey\n"
         "  cell with a cross marks a forbidden pair. Heavier grid lines every five rows and columns only\n"
         "  help counting.\n\n"
-        "Output contract\n  solve() returns status, objective_value and assignment {worker: task}.\n"
+        "Output contract\n  solve() returns status, objective_value and assignments {worker: task}.\n"
     )
 
 
 def math_model(record: VerifiedRecord) -> str:
     instance = record.instance
     solution = record.reference.solution
-    maximize = instance["sense"] == MAXIMIZE
-    balanced = len(instance["tasks"]) == len(instance["workers"])
+    maximize = sense(instance) == MAXIMIZE
+    balanced = len(tasks(instance)) == len(workers(instance))
     task_relation = "=" if balanced else "\\le"
     rows = "\n".join(
-        f"| {w} | {t} | {instance['weights'][w][t]} |"
-        for w in instance["workers"]
-        for t in instance["weights"][w]
+        f"| {w} | {t} | {value} |" for w, row in weights(instance).items() for t, value in row.items()
     )
     greedy = greedy_total(instance)
     greedy_note = "strands a worker" if greedy is None else f"reaches {greedy}"
-    pairs = ", ".join(f"{w}→{t}" for w, t in solution["assignment"].items())
+    pairs = ", ".join(f"{w}→{t}" for w, t in solution["assignments"].items())
+    what = measure(instance)
     return f"""# Bipartite assignment — {record.instance_id}
 
 ## Sets
-- $W$: workers ({len(instance["workers"])}), $T$: tasks ({len(instance["tasks"])})
-- $E \\subseteq W \\times T$: allowed pairs ({sum(len(r) for r in instance["weights"].values())}; the
-  {len(instance["forbidden"])} forbidden pairs are left out)
+- $W$: workers ({len(workers(instance))}), $T$: tasks ({len(tasks(instance))})
+- $E \\subseteq W \\times T$: allowed pairs ({sum(len(r) for r in weights(instance).values())}; the
+  {len(forbidden(instance))} forbidden pairs are left out)
 
 ## Parameters
-- $w_{{ij}}$: {instance["measure"]} of giving task $j$ to worker $i$, for $(i, j) \\in E$
+- $w_{{ij}}$: {what} of giving task $j$ to worker $i$, for $(i, j) \\in E$
 
 ## Decision variables
 - $x_{{ij}} \\in \\{{0, 1\\}}$: 1 if worker $i$ gets task $j$, for $(i, j) \\in E$
@@ -137,7 +147,7 @@ $$\\{"max" if maximize else "min"} \\; \\sum_{{(i,j) \\in E}} w_{{ij}} x_{{ij}}$
 
 ## Instance data
 
-| worker | task | {instance["measure"]} |
+| worker | task | {what} |
 |---|---|---:|
 {rows}
 
@@ -185,7 +195,7 @@ def solve() -> dict:
         "status": "optimal",
         "objective_value": total,
         "objective_exact": total,
-        "assignment": assignment,
+        "assignments": assignment,
     }}
 
 
@@ -197,28 +207,36 @@ if __name__ == "__main__":
 def solver_ref(record: VerifiedRecord) -> str:
     instance = record.instance
     rows = "\n".join(
-        f"    {[instance['weights'][w].get(t) for t in instance['tasks']]!r},  # {w}"
-        for w in instance["workers"]
+        f"    {[weights(instance)[w].get(t) for t in tasks(instance)]!r},  # {w}" for w in workers(instance)
     )
     return SOLVER_TEMPLATE.format(
         instance_id=record.instance_id,
-        sense=instance["sense"],
-        workers=list(instance["workers"]),
-        tasks=list(instance["tasks"]),
+        sense=sense(instance),
+        workers=workers(instance),
+        tasks=tasks(instance),
         rows=rows,
     )
 
 
 def derive(record: VerifiedRecord) -> DerivedArtifacts:
     instance = record.instance
-    workers, tasks = len(instance["workers"]), len(instance["tasks"])
-    allowed = sum(len(row) for row in instance["weights"].values())
+    n_workers, n_tasks = len(workers(instance)), len(tasks(instance))
+    allowed = sum(len(row) for row in weights(instance).values())
+    blocked = len(forbidden(instance))
     tags = [
-        f"sense_{instance['sense']}",
-        "balanced" if workers == tasks else "unbalanced",
-        "forbidden_pairs" if instance["forbidden"] else "complete_compatibility",
+        f"sense_{sense(instance)}",
+        "balanced" if n_workers == n_tasks else "unbalanced",
+        "forbidden_pairs" if blocked else "complete_compatibility",
         "greedy_suboptimal",
     ]
+    official_meta: dict[str, Any] = {  # the official release's meta.json fields
+        "variant_type": instance["variant_type"],
+        "number_left_nodes": n_workers,
+        "number_right_nodes": n_tasks,
+        "graph_density": round(allowed / (n_workers * n_tasks), 4),
+    }
+    if "matching_requirement" in instance:
+        official_meta["required_side"] = instance["matching_requirement"]["required_side"]
     return DerivedArtifacts(
         task_input=task_input(instance),
         canonical_specification=canonical_specification(record),
@@ -227,10 +245,11 @@ def derive(record: VerifiedRecord) -> DerivedArtifacts:
         regime_tags=tuple(tags),
         formulation_size={
             "variables": allowed,
-            "constraints": workers + tasks,
-            "workers": workers,
-            "tasks": tasks,
+            "constraints": n_workers + n_tasks,
+            "workers": n_workers,
+            "tasks": n_tasks,
             "allowed_pairs": allowed,
-            "forbidden_pairs": len(instance["forbidden"]),
+            "forbidden_pairs": blocked,
         },
+        meta_extra=official_meta,
     )

@@ -1,15 +1,20 @@
 """p-median and p-center instances on a spatial map (location_covering_assignment family).
 
 Candidate sites and demand points sit on an integer grid; exactly ``p`` sites are selected and every
-demand point is assigned to a selected site. The variant is part of the instance (``variant`` in
-``instance_data.json`` and named in the task text):
+demand point is assigned to a selected site. The variant is part of the instance (``variant_type``
+in ``instance_data.json`` and named in the task text):
 
-* ``p-median`` (easy, medium): minimize the total weighted distance, weight × distance summed over
+* ``p_median`` (easy, medium): minimize the total weighted distance, weight × distance summed over
   the demand points;
-* ``p-center`` (hard): minimize the largest distance from a demand point to its assigned site
-  (weights play no role and are not drawn).
+* ``p_center`` (hard): minimize the largest distance from a demand point to its assigned site
+  (weights play no role and are not drawn). The official release has only p-median instances; ours
+  name the variant ``p_center`` in the same field.
 
-Distances are exact Euclidean distances; the objective is rounded to four decimals at the end (see
+``instance_data.json`` is in the official schema: ``sets.I`` (demand points) / ``sets.J``
+(candidate sites), ``candidate_sites`` and ``demand_points`` as ``{name: {"xy": [x, y]}}``,
+``distance_matrix: {point: {site: distance}}``, ``demand_weights`` (p-median only) and ``p_value``.
+Distances are exact Euclidean distances (``distance_metric: "euclidean_exact"``, where the official
+instances round them to two decimals); the objective is rounded to four decimals at the end (see
 :mod:`~benchmark.suites.mmopt.generation.spatial`). The reference is a MILP; the cross-check
 enumerates every p-subset of sites, which also judges nontriviality: no other selection comes within
 the scoring tolerance without being equally good, the weights matter for p-median (the best
@@ -31,7 +36,9 @@ from scipy.optimize import LinearConstraint, milp
 from benchmark.suites.mmopt.generation.protocol import ReferenceSolution, Rejected
 from benchmark.suites.mmopt.generation.spatial import distance, min_separation, round_objective, sample_points
 
-P_MEDIAN, P_CENTER = "p-median", "p-center"
+P_MEDIAN, P_CENTER = "p_median", "p_center"
+#: How the task text and the documents name each variant.
+TITLES = {P_MEDIAN: "p-median", P_CENTER: "p-center"}
 TIE_WINDOW = 2e-3  # a worse selection this close to the optimum would be accepted by the scorer
 MATTERS_BY = 1e-3
 
@@ -71,65 +78,89 @@ def sample_structure(rng: random.Random, difficulty: str) -> Layout:
 
 def instantiate(rng: random.Random, layout: Layout, difficulty: str) -> dict[str, Any]:
     regime = REGIMES[difficulty]
-    points = []
-    for index, (x, y) in enumerate(layout.points):
-        record: dict[str, Any] = {"name": f"D{index + 1}", "x": x, "y": y}
-        if regime.variant == P_MEDIAN:
-            record["weight"] = rng.randint(*regime.weight)
-        points.append(record)
-    return {
-        "problem": "p_median_center",
-        "variant": regime.variant,
-        "objective": (
-            "sum of weight * distance to the assigned site"
-            if regime.variant == P_MEDIAN
-            else "maximum distance from a demand point to its assigned site"
-        ),
-        "p": regime.p,
-        "grid_size": regime.grid,
-        "sites": [{"name": f"S{i + 1}", "x": x, "y": y} for i, (x, y) in enumerate(layout.sites)],
+    sites = {f"S{i + 1}": {"xy": [x, y]} for i, (x, y) in enumerate(layout.sites)}
+    points = {f"D{i + 1}": {"xy": [x, y]} for i, (x, y) in enumerate(layout.points)}
+    instance: dict[str, Any] = {
+        "problem_type": "p_median_center",
+        "variant_type": regime.variant,
+        "difficulty": difficulty,
+        "objective_sense": "minimize",
+        "distance_metric": "euclidean_exact",
+        "p_value": regime.p,
+        "sets": {"I": list(points), "J": list(sites)},
+        "indices": {"demand_points": "I", "candidate_sites": "J"},
+        "candidate_sites": sites,
         "demand_points": points,
-        "distance": "euclidean",
-        "objective_decimals": 4,
+        "distance_matrix": {
+            d: {s: distance(site["xy"], point["xy"]) for s, site in sites.items()}
+            for d, point in points.items()
+        },
     }
+    if regime.variant == P_MEDIAN:
+        instance["demand_weights"] = {d: rng.randint(*regime.weight) for d in points}
+    return instance
 
 
 # --------------------------------------------------------------------------------------------------
-# Shared instance arithmetic (the validator uses the same functions)
+# Reading the official instance, and the arithmetic the templates, renderer and checks share
 
 
-def dist(site: Mapping[str, Any], point: Mapping[str, Any]) -> float:
-    return distance((site["x"], site["y"]), (point["x"], point["y"]))
+def site_names(instance: Mapping[str, Any]) -> list[str]:
+    return list(instance["sets"]["J"])
 
 
-def weight(instance: Mapping[str, Any], point: Mapping[str, Any]) -> int:
-    return int(point["weight"]) if instance["variant"] == P_MEDIAN else 1
+def point_names(instance: Mapping[str, Any]) -> list[str]:
+    return list(instance["sets"]["I"])
+
+
+def sites(instance: Mapping[str, Any]) -> list[tuple[str, int, int]]:
+    """(name, x, y) of every candidate site, in order."""
+    return [(name, *instance["candidate_sites"][name]["xy"]) for name in site_names(instance)]
+
+
+def points(instance: Mapping[str, Any]) -> list[tuple[str, int, int]]:
+    """(name, x, y) of every demand point, in order."""
+    return [(name, *instance["demand_points"][name]["xy"]) for name in point_names(instance)]
+
+
+def is_median(instance: Mapping[str, Any]) -> bool:
+    return bool(instance["variant_type"] == P_MEDIAN)
+
+
+def grid_size(instance: Mapping[str, Any]) -> int:
+    """The side of the drawn grid, fixed by the difficulty."""
+    return REGIMES[instance["difficulty"]].grid
+
+
+def dist(instance: Mapping[str, Any], point: str, site: str) -> float:
+    return float(instance["distance_matrix"][point][site])
+
+
+def weight(instance: Mapping[str, Any], point: str) -> int:
+    return int(instance["demand_weights"][point]) if is_median(instance) else 1
 
 
 def objective_of(instance: Mapping[str, Any], assignment: Mapping[str, str]) -> float:
     """The variant's objective of an assignment (point name → site name), rounded."""
-    site = {s["name"]: s for s in instance["sites"]}
-    terms = [weight(instance, d) * dist(site[assignment[d["name"]]], d) for d in instance["demand_points"]]
-    return round_objective(sum(terms) if instance["variant"] == P_MEDIAN else max(terms))
+    terms = [weight(instance, d) * dist(instance, d, assignment[d]) for d in point_names(instance)]
+    return round_objective(sum(terms) if is_median(instance) else max(terms))
 
 
 def nearest_assignment(instance: Mapping[str, Any], selected: Sequence[str]) -> dict[str, str]:
     """Each demand point to its nearest selected site (ties to the earlier site in the list); this is
     optimal for both variants once the selection is fixed."""
-    site = {s["name"]: s for s in instance["sites"]}
-    return {d["name"]: min(selected, key=lambda name: dist(site[name], d)) for d in instance["demand_points"]}
+    return {d: min(selected, key=lambda s: dist(instance, d, s)) for d in point_names(instance)}
 
 
 def _all_selections(
     instance: Mapping[str, Any], weighted: bool = True
 ) -> list[tuple[float, tuple[str, ...]]]:
     """(objective, selection) for every p-subset of sites, best first (exhaustive enumeration)."""
-    names = [s["name"] for s in instance["sites"]]
     scored = []
-    view = instance if weighted else {**instance, "variant": P_MEDIAN, "demand_points": [
-        {**d, "weight": 1} for d in instance["demand_points"]
-    ]}  # fmt: skip
-    for chosen in itertools.combinations(names, instance["p"]):
+    view = instance if weighted else {
+        **instance, "variant_type": P_MEDIAN, "demand_weights": dict.fromkeys(point_names(instance), 1)
+    }  # fmt: skip
+    for chosen in itertools.combinations(site_names(instance), instance["p_value"]):
         scored.append((objective_of(view, nearest_assignment(view, chosen)), chosen))
     scored.sort()
     return scored
@@ -141,14 +172,14 @@ def _all_selections(
 
 def structural_problems(instance: Mapping[str, Any], difficulty: str) -> list[str]:
     regime = REGIMES[difficulty]
-    sites, points = instance["sites"], instance["demand_points"]
-    if not regime.sites[0] <= len(sites) <= regime.sites[1]:
+    site_list, point_list = sites(instance), points(instance)
+    if not regime.sites[0] <= len(site_list) <= regime.sites[1]:
         return ["structure: site count outside the regime"]
-    if not regime.points[0] <= len(points) <= regime.points[1]:
+    if not regime.points[0] <= len(point_list) <= regime.points[1]:
         return ["structure: demand point count outside the regime"]
-    if not 1 < instance["p"] < len(sites):
+    if not 1 < instance["p_value"] < len(site_list):
         return ["structure: p must leave a real choice"]
-    coordinates = [(q["x"], q["y"]) for q in (*sites, *points)]
+    coordinates = [(x, y) for _, x, y in (*site_list, *point_list)]
     if min_separation(coordinates) < regime.separation or not all(
         0 <= v <= regime.grid for q in coordinates for v in q
     ):
@@ -158,9 +189,9 @@ def structural_problems(instance: Mapping[str, Any], difficulty: str) -> list[st
 
 def _milp(instance: Mapping[str, Any]) -> tuple[list[str], dict[str, str]]:
     """HiGHS (through SciPy): y_s select, x_ds assign; p-center adds the bound variable z."""
-    sites, points = instance["sites"], instance["demand_points"]
-    n_s, n_d = len(sites), len(points)
-    center = instance["variant"] == P_CENTER
+    sites_, points_ = site_names(instance), point_names(instance)
+    n_s, n_d = len(sites_), len(points_)
+    center = not is_median(instance)
     n = n_s + n_s * n_d + (1 if center else 0)
 
     def x(d: int, s: int) -> int:
@@ -170,9 +201,9 @@ def _milp(instance: Mapping[str, Any]) -> tuple[list[str], dict[str, str]]:
     if center:
         cost[-1] = 1.0
     else:
-        for d, point in enumerate(points):
-            for s, site in enumerate(sites):
-                cost[x(d, s)] = weight(instance, point) * dist(site, point)
+        for d, point in enumerate(points_):
+            for s, site in enumerate(sites_):
+                cost[x(d, s)] = weight(instance, point) * dist(instance, point, site)
     rows, lower, upper = [], [], []
 
     def add(row: np.ndarray, low: float, high: float) -> None:
@@ -182,8 +213,8 @@ def _milp(instance: Mapping[str, Any]) -> tuple[list[str], dict[str, str]]:
 
     row = np.zeros(n)
     row[:n_s] = 1.0
-    add(row, instance["p"], instance["p"])
-    for d, point in enumerate(points):
+    add(row, instance["p_value"], instance["p_value"])
+    for d, point in enumerate(points_):
         row = np.zeros(n)
         row[[x(d, s) for s in range(n_s)]] = 1.0
         add(row, 1.0, 1.0)
@@ -193,8 +224,8 @@ def _milp(instance: Mapping[str, Any]) -> tuple[list[str], dict[str, str]]:
             add(row, -np.inf, 0.0)
         if center:
             row = np.zeros(n)
-            for s, site in enumerate(sites):
-                row[x(d, s)] = dist(site, point)
+            for s, site in enumerate(sites_):
+                row[x(d, s)] = dist(instance, point, site)
             row[-1] = -1.0
             add(row, -np.inf, 0.0)
     integrality = np.ones(n)
@@ -211,17 +242,19 @@ def _milp(instance: Mapping[str, Any]) -> tuple[list[str], dict[str, str]]:
     )
     if result.status != 0 or result.x is None:
         raise Rejected("reference: solver did not certify optimality", str(result.message))
-    selected = [sites[s]["name"] for s in range(n_s) if result.x[s] > 0.5]
+    selected = [sites_[s] for s in range(n_s) if result.x[s] > 0.5]
     return selected, nearest_assignment(instance, selected)
 
 
 def reference_solve(instance: Mapping[str, Any]) -> ReferenceSolution:
     selected, assignment = _milp(instance)
+    objective = objective_of(instance, assignment)
     solution = {
         "status": "optimal",
-        "objective_value": objective_of(instance, assignment),
-        "selected": selected,
-        "assignment": assignment,
+        "objective_exact": objective,
+        "objective_value": objective,
+        "open_sites": selected,
+        "assignments": assignment,
     }
     return ReferenceSolution(
         solution=solution,
@@ -238,18 +271,18 @@ def solution_problems(
     instance: Mapping[str, Any], reference: ReferenceSolution, difficulty: str
 ) -> list[str]:
     optimum = reference.objective
-    assignment = reference.solution["assignment"]
-    if set(assignment.values()) != set(reference.solution["selected"]):
+    assignment = reference.solution["assignments"]
+    if set(assignment.values()) != set(reference.solution["open_sites"]):
         return ["nontrivial: a selected site serves no demand point"]
     ranked = _all_selections(instance)
     if any(optimum < value < optimum + TIE_WINDOW for value, _ in ranked):
         return ["nontrivial: a different selection is within the scoring tolerance"]
-    if instance["variant"] == P_MEDIAN:
+    if is_median(instance):
         _, unweighted_best = _all_selections(instance, weighted=False)[0]
         if objective_of(instance, nearest_assignment(instance, unweighted_best)) < optimum + MATTERS_BY:
             return ["nontrivial: the weights do not change the optimal selection"]
     else:
-        _, median_best = _all_selections({**instance, "variant": P_MEDIAN}, weighted=False)[0]
+        _, median_best = _all_selections(instance, weighted=False)[0]
         if objective_of(instance, nearest_assignment(instance, median_best)) < optimum + MATTERS_BY:
             return ["nontrivial: minimizing total distance already minimizes the maximum"]
     return []

@@ -18,6 +18,13 @@ from benchmark.suites.mmopt.generation.spatial import (
     render_tables,
     table_labels,
 )
+from benchmark.suites.mmopt.subcategories.p_median_center.generator import (
+    grid_size,
+    is_median,
+    points,
+    sites,
+    weight,
+)
 
 SITE_COLOR = "#1f5fa8"
 POINT_COLOR = "#e0a33a"
@@ -27,31 +34,27 @@ MAP_TITLE = (
 )
 
 
-def _weighted(instance: Mapping[str, Any]) -> bool:
-    return instance["variant"] == "p-median"
-
-
 def p_text(instance: Mapping[str, Any]) -> str:
-    return f"Select exactly p = {instance['p']} sites"
+    return f"Select exactly p = {instance['p_value']} sites"
 
 
 def _tables(instance: Mapping[str, Any]) -> list[Table]:
     site_rows = tuple(
         (
-            (f"v1/site:{s['name']}:name", s["name"]),
-            (f"v1/site:{s['name']}:x", str(s["x"])),
-            (f"v1/site:{s['name']}:y", str(s["y"])),
+            (f"v1/site:{name}:name", name),
+            (f"v1/site:{name}:x", str(x)),
+            (f"v1/site:{name}:y", str(y)),
         )
-        for s in instance["sites"]
+        for name, x, y in sites(instance)
     )
     point_rows = []
-    for d in instance["demand_points"]:
-        key = f"v1/point:{d['name']}:"
-        cells = [(key + "name", d["name"]), (key + "x", str(d["x"])), (key + "y", str(d["y"]))]
-        if _weighted(instance):
-            cells.append((key + "weight", str(d["weight"])))
+    for name, x, y in points(instance):
+        key = f"v1/point:{name}:"
+        cells = [(key + "name", name), (key + "x", str(x)), (key + "y", str(y))]
+        if is_median(instance):
+            cells.append((key + "weight", str(weight(instance, name))))
         point_rows.append(tuple(cells))
-    point_header = ("demand point", "x", "y", *(("weight",) if _weighted(instance) else ()))
+    point_header = ("demand point", "x", "y", *(("weight",) if is_median(instance) else ()))
     return [
         Table("Candidate sites", ("site", "x", "y"), site_rows, max_rows_per_block=5),
         Table("Demand points", point_header, tuple(point_rows), max_rows_per_block=10),
@@ -59,27 +62,25 @@ def _tables(instance: Mapping[str, Any]) -> list[Table]:
 
 
 def render(instance: Mapping[str, Any]) -> list[RenderedVisual]:
-    markers = [
-        MapMarker(s["name"], s["x"], s["y"], "D", SITE_COLOR, 11.0, bold=True) for s in instance["sites"]
-    ]
-    markers += [
-        MapMarker(d["name"], d["x"], d["y"], "o", POINT_COLOR, 9.0) for d in instance["demand_points"]
-    ]
-    site_map = render_map(instance["grid_size"], markers, [], MAP_TITLE, prefix="v0/")
+    markers = [MapMarker(name, x, y, "D", SITE_COLOR, 11.0, bold=True) for name, x, y in sites(instance)]
+    markers += [MapMarker(name, x, y, "o", POINT_COLOR, 9.0) for name, x, y in points(instance)]
+    site_map = render_map(grid_size(instance), markers, [], MAP_TITLE, prefix="v0/")
     table = render_tables(("v1/p", p_text(instance)), _tables(instance))
     return [site_map, table]
 
 
 def expected_labels(instance: Mapping[str, Any]) -> list[ExpectedLabel]:
-    names = [s["name"] for s in instance["sites"]] + [d["name"] for d in instance["demand_points"]]
+    names = [name for name, _, _ in (*sites(instance), *points(instance))]
     labels = [ExpectedLabel(f"v0/name:{name}", name) for name in names]
-    labels += map_tick_labels(instance["grid_size"], "v0/")
+    labels += map_tick_labels(grid_size(instance), "v0/")
     labels.append(ExpectedLabel("v1/p", p_text(instance)))
     return labels + table_labels(_tables(instance))
 
 
 def visual_values(instance: Mapping[str, Any]) -> set[int]:
-    values = {int(instance["p"])}
-    for q in (*instance["sites"], *instance["demand_points"]):
-        values |= {q["x"], q["y"], *([q["weight"]] if "weight" in q else [])}
+    values = {int(instance["p_value"])}
+    for _, x, y in (*sites(instance), *points(instance)):
+        values |= {x, y}
+    if is_median(instance):
+        values |= {weight(instance, name) for name, _, _ in points(instance)}
     return values

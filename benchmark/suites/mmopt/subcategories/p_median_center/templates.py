@@ -10,7 +10,17 @@ from __future__ import annotations
 import textwrap
 
 from benchmark.suites.mmopt.generation.protocol import DerivedArtifacts, VerifiedRecord
-from benchmark.suites.mmopt.subcategories.p_median_center.generator import P_MEDIAN, dist
+from benchmark.suites.mmopt.subcategories.p_median_center.generator import (
+    P_CENTER,
+    P_MEDIAN,
+    TITLES,
+    dist,
+    grid_size,
+    is_median,
+    points,
+    sites,
+    weight,
+)
 
 _READING = """\
 Two figures describe the instance. visual_0.png is a map on a square grid whose lines are one
@@ -25,7 +35,7 @@ _OBJECTIVE = {
 Task (p-median): select exactly p of the candidate sites and assign every demand point to one
 selected site. Minimize the total weighted distance: the sum over all demand points of the point's
 weight times the Euclidean distance from the point to the site it is assigned to.""",
-    "p-center": """\
+    P_CENTER: """\
 Task (p-center): select exactly p of the candidate sites and assign every demand point to one
 selected site. Minimize the largest distance: the maximum over all demand points of the Euclidean
 distance from the point to the site it is assigned to (demand points have no weights here).""",
@@ -45,9 +55,9 @@ Formulate this as an optimization model and write Python code with a function so
 no arguments, builds and solves the model, and returns a dict with the keys:
 - "status": "optimal" when an optimal solution is found;
 - "objective_value": the minimum {measure}, as a number;
-- "selected": the list of the names of the p selected sites, written exactly as labelled in the
+- "open_sites": the list of the names of the p selected sites, written exactly as labelled in the
   figures (the letter S followed by the site's number);
-- "assignment": a dict that maps every demand point's name (the letter D followed by its number) to
+- "assignments": a dict that maps every demand point's name (the letter D followed by its number) to
   the name of the selected site it is assigned to.
 """
 
@@ -63,12 +73,12 @@ def _rewrap(text: str) -> str:
 
 
 def task_input(record: VerifiedRecord) -> str:
-    median = record.instance["variant"] == P_MEDIAN
+    median = is_median(record.instance)
     return _rewrap(
         TASK_TEMPLATE.format(
-            title="p-median" if median else "p-center",
+            title=TITLES[record.instance["variant_type"]],
             reading=_READING.format(weights=" and weight" if median else ""),
-            objective=_OBJECTIVE[record.instance["variant"]],
+            objective=_OBJECTIVE[record.instance["variant_type"]],
             measure="total weighted distance" if median else "largest distance",
         )
     )
@@ -76,35 +86,36 @@ def task_input(record: VerifiedRecord) -> str:
 
 def canonical_specification(record: VerifiedRecord) -> str:
     instance = record.instance
-    median = instance["variant"] == P_MEDIAN
-    sites = "\n".join(f"  {s['name']:>4}: at ({s['x']}, {s['y']})" for s in instance["sites"])
-    points = "\n".join(
-        f"  {d['name']:>4}: at ({d['x']}, {d['y']})" + (f", weight {d['weight']}" if median else "")
-        for d in instance["demand_points"]
+    median = is_median(instance)
+    site_lines = "\n".join(f"  {name:>4}: at ({x}, {y})" for name, x, y in sites(instance))
+    point_lines = "\n".join(
+        f"  {name:>4}: at ({x}, {y})" + (f", weight {weight(instance, name)}" if median else "")
+        for name, x, y in points(instance)
     )
-    grid = instance["grid_size"]
+    grid = grid_size(instance)
+    p = instance["p_value"]
     objective = (
         "  minimize sum over demand points of weight x Euclidean distance to the assigned site"
         if median
         else "  minimize the maximum over demand points of the Euclidean distance to the assigned site"
     )
     return (
-        f"Instance {record.instance_id} - {instance['variant']} ({record.difficulty})\n\n"
+        f"Instance {record.instance_id} - {TITLES[instance['variant_type']]} ({record.difficulty})\n\n"
         "Problem\n"
-        f"  Select exactly p = {instance['p']} of {len(instance['sites'])} candidate sites and assign\n"
-        f"  each of {len(instance['demand_points'])} demand points to one selected site (no capacities,\n"
+        f"  Select exactly p = {p} of {len(sites(instance))} candidate sites and assign\n"
+        f"  each of {len(points(instance))} demand points to one selected site (no capacities,\n"
         "  no radius).\n\n"
-        f"Candidate sites:\n{sites}\n\n"
-        f"Demand points:\n{points}\n\n"
+        f"Candidate sites:\n{site_lines}\n\n"
+        f"Demand points:\n{point_lines}\n\n"
         f"Objective\n{objective};\n"
         "  distances exact, the value rounded to 4 decimals (scoring tolerance 1e-3).\n\n"
         "Visual interpretation\n"
         f"  visual_0.png: map of the grid [0, {grid}] x [0, {grid}], one line per\n"
         "  unit; blue diamonds = candidate sites, orange dots = demand points, names beside them.\n"
-        f"  visual_1.png: 'Select exactly p = {instance['p']} sites', then tables of sites (x, y)\n"
+        f"  visual_1.png: 'Select exactly p = {p} sites', then tables of sites (x, y)\n"
         "  and demand points (x, y" + (", weight" if median else "") + ").\n\n"
         "Output contract\n"
-        "  solve() returns status, objective_value, selected (list of site names) and assignment\n"
+        "  solve() returns status, objective_value, open_sites (list of site names) and assignments\n"
         "  (dict demand point name -> site name).\n"
     )
 
@@ -112,17 +123,16 @@ def canonical_specification(record: VerifiedRecord) -> str:
 def math_model(record: VerifiedRecord) -> str:
     instance = record.instance
     solution = record.reference.solution
-    median = instance["variant"] == P_MEDIAN
-    site_of = {s["name"]: s for s in instance["sites"]}
-    site_rows = "\n".join(f"| {s['name']} | {s['x']} | {s['y']} |" for s in instance["sites"])
+    median = is_median(instance)
+    assigned = solution["assignments"]
+    site_rows = "\n".join(f"| {name} | {x} | {y} |" for name, x, y in sites(instance))
     point_rows = "\n".join(
-        f"| {d['name']} | {d['x']} | {d['y']} |" + (f" {d['weight']} |" if median else "")
-        for d in instance["demand_points"]
+        f"| {name} | {x} | {y} |" + (f" {weight(instance, name)} |" if median else "")
+        for name, x, y in points(instance)
     )
     assignment_rows = "\n".join(
-        f"| {d['name']} | {solution['assignment'][d['name']]} | "
-        f"{dist(site_of[solution['assignment'][d['name']]], d):.4f} |"
-        for d in instance["demand_points"]
+        f"| {name} | {assigned[name]} | {dist(instance, name, assigned[name]):.4f} |"
+        for name, _, _ in points(instance)
     )
     if median:
         objective = "$$\\min \\; \\sum_{i \\in D} \\sum_{j \\in S} w_i \\, \\delta_{ij} \\, x_{ij}$$"
@@ -134,13 +144,13 @@ def math_model(record: VerifiedRecord) -> str:
         extra = "- Bound: $z \\ge \\sum_{j \\in S} \\delta_{ij} x_{ij}$ for all $i \\in D$\n"
     weight_header = " $w_i$ |" if median else ""
     weight_rule = "---:|" if median else ""
-    return f"""# {instance["variant"]} — {record.instance_id}
+    return f"""# {TITLES[instance["variant_type"]]} — {record.instance_id}
 
 ## Sets
-- $S$: candidate sites ({len(instance["sites"])}), $D$: demand points ({len(instance["demand_points"])})
+- $S$: candidate sites ({len(sites(instance))}), $D$: demand points ({len(points(instance))})
 
 ## Parameters
-- $p = {instance["p"]}$: number of sites to select
+- $p = {instance["p_value"]}$: number of sites to select
 - $\\delta_{{ij}} = \\lVert q_i - s_j \\rVert_2$: exact Euclidean distance between point $i$ and site $j$
 {"- $w_i$: weight of demand point $i$" + chr(10) if median else ""}
 ## Decision variables
@@ -169,7 +179,7 @@ reported rounded to four decimals (scoring tolerance $10^{{-3}}$).
 ## Reference solution
 - Verified optimum: **{solution["objective_value"]}** ({record.reference.method}); cross-checked by
   {record.cross_check_method} (value {record.cross_check_objective:g}).
-- Selected sites: {", ".join(solution["selected"])}.
+- Selected sites: {", ".join(solution["open_sites"])}.
 
 | point | site | distance |
 |---|---|---:|
@@ -178,7 +188,7 @@ reported rounded to four decimals (scoring tolerance $10^{{-3}}$).
 
 
 SOLVER_TEMPLATE = '''\
-"""Reference solver for {instance_id} ({variant}), generated from the verified instance record.
+"""Reference solver for {instance_id} ({title}), generated from the verified instance record.
 
 Self-contained: the instance data is embedded below, nothing is read from disk. Distances are exact
 Euclidean distances; the objective is rounded to four decimals at the end.
@@ -192,7 +202,7 @@ import math
 import numpy as np
 from scipy.optimize import LinearConstraint, milp
 
-VARIANT = {variant!r}  # "p-median": sum of weight * distance; "p-center": largest distance
+VARIANT = {variant!r}  # "p_median": sum of weight * distance; "p_center": largest distance
 P = {p}
 SITES = [  # name, x, y
 {sites}
@@ -204,7 +214,7 @@ POINTS = [  # name, x, y, weight (1 for p-center, where weights play no role)
 
 def solve() -> dict:
     n_s, n_d = len(SITES), len(POINTS)
-    center = VARIANT == "p-center"
+    center = VARIANT == "p_center"
     n = n_s + n_s * n_d + (1 if center else 0)  # y_j, x_ij (row-major by point), z
     delta = [[math.dist(point[1:3], site[1:3]) for site in SITES] for point in POINTS]
     cost = np.zeros(n)
@@ -262,9 +272,10 @@ def solve() -> dict:
     value = max(terms) if center else sum(terms)
     return {{
         "status": "optimal",
+        "objective_exact": round(value, 4) + 0.0,
         "objective_value": round(value, 4) + 0.0,
-        "selected": selected,
-        "assignment": assignment,
+        "open_sites": selected,
+        "assignments": assignment,
     }}
 
 
@@ -275,38 +286,44 @@ if __name__ == "__main__":
 
 def solver_ref(record: VerifiedRecord) -> str:
     instance = record.instance
-    median = instance["variant"] == P_MEDIAN
-    sites = "\n".join(f"    ({s['name']!r}, {s['x']}, {s['y']})," for s in instance["sites"])
-    points = "\n".join(
-        f"    ({d['name']!r}, {d['x']}, {d['y']}, {d['weight'] if median else 1}),"
-        for d in instance["demand_points"]
+    site_lines = "\n".join(f"    ({name!r}, {x}, {y})," for name, x, y in sites(instance))
+    point_lines = "\n".join(
+        f"    ({name!r}, {x}, {y}, {weight(instance, name)})," for name, x, y in points(instance)
     )
     return SOLVER_TEMPLATE.format(
         instance_id=record.instance_id,
-        variant=instance["variant"],
-        p=instance["p"],
-        sites=sites,
-        points=points,
+        variant=instance["variant_type"],
+        title=TITLES[instance["variant_type"]],
+        p=instance["p_value"],
+        sites=site_lines,
+        points=point_lines,
     )
 
 
 def derive(record: VerifiedRecord) -> DerivedArtifacts:
     instance = record.instance
-    n_s, n_d = len(instance["sites"]), len(instance["demand_points"])
-    center = instance["variant"] != P_MEDIAN
+    n_s, n_d = len(sites(instance)), len(points(instance))
+    center = not is_median(instance)
+    variant = instance["variant_type"]
     return DerivedArtifacts(
         task_input=task_input(record),
         canonical_specification=canonical_specification(record),
         math_model=math_model(record),
         solver_ref=solver_ref(record),
-        regime_tags=(instance["variant"], "euclidean_distance", f"p_{instance['p']}", f"sites_{n_s}"),
+        regime_tags=(TITLES[variant], "euclidean_distance", f"p_{instance['p_value']}", f"sites_{n_s}"),
         formulation_size={
             "variables": n_s + n_s * n_d + (1 if center else 0),
             "binary_variables": n_s + n_s * n_d,
             "constraints": 1 + n_d + n_s * n_d + (n_d if center else 0),
             "sites": n_s,
             "demand_points": n_d,
-            "p": instance["p"],
+            "p": instance["p_value"],
         },
-        meta_extra={"variant": instance["variant"]},
+        meta_extra={  # the official release's meta.json fields
+            "variant_type": variant,
+            "number_of_candidates": n_s,
+            "number_of_demand_points": n_d,
+            "p_value": instance["p_value"],
+            "distance_metric": instance["distance_metric"],
+        },
     )

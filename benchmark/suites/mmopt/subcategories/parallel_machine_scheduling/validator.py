@@ -15,11 +15,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from benchmark.suites.mmopt.generation.decisions import first_present
+from benchmark.suites.mmopt.generation.decisions import first_present, read_assignment
 from benchmark.suites.mmopt.generation.flows import close, fmt
 from benchmark.suites.mmopt.generation.schedules import TOLERANCE, machine_overlaps, number
 from benchmark.suites.mmopt.subcategories.base import SolutionCheck
-from benchmark.suites.mmopt.subcategories.bipartite_assignment.validator import read_assignment
 from benchmark.suites.mmopt.subcategories.parallel_machine_scheduling.generator import occupancy, release
 
 MAKESPAN = "makespan"
