@@ -194,3 +194,34 @@ def test_pmc_variants_are_median_at_easy_and_center_at_hard() -> None:
     hard, _ = _package("p_median_center", "pmc_h_001")
     assert (easy["variant_type"], hard["variant_type"]) == ("p_median", "p_center")
     assert "demand_weights" in easy and "demand_weights" not in hard
+
+
+# ------------------------------------------------------------------------------------------------
+# malformed answers: a failure verdict, never an exception
+
+
+MALFORMED: list[Any] = [
+    {"assignments": None, "objective_value": 1},
+    {"assignments": [["W1", "T1"]], "objective_value": 1},
+    {"assignments": {"W1": {"x": 1}, "D1": ["S1", "S2"]}, "objective_value": "many"},
+    {"assignments": {"W1": 3.5, "D1": None}, "open_sites": 5, "objective_value": 1},
+    {"assignments": {"1": "1"}, "open_sites": {"S1": "yes"}, "objective_value": float("nan")},
+    {"solution": "none"},
+]  # a value that is not a dict never reaches scoring: the sandbox fails such a solve()
+
+
+@pytest.mark.parametrize("instance_id", ["ba_e_001", "ba_h_001", "pmc_e_001", "pmc_h_001"])
+@pytest.mark.parametrize("answer", MALFORMED, ids=[f"malformed{i}" for i in range(len(MALFORMED))])
+def test_malformed_answer_is_a_failure(instance_id: str, answer: Any) -> None:
+    subcategory = "bipartite_assignment" if instance_id.startswith("ba_") else "p_median_center"
+
+    instance, reference = _package(subcategory, instance_id)
+    ran = ExecutionResult(
+        outcome=Outcome.OK, value=answer, stdout="", error="", wall_s=0.0, sandbox=SandboxKind.SUBPROCESS
+    )
+    for mode in ("strict", "official"):
+        verdict = score_execution(
+            ran, subcategory=subcategory, instance=instance, solution_ref=reference, objective_only=False,
+            scoring=mode,
+        )  # fmt: skip
+        assert not verdict.passed and verdict.category, (mode, verdict)
