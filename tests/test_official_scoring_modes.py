@@ -110,6 +110,17 @@ def _unknown_demand_point(answer: dict[str, Any], instance: dict[str, Any]) -> N
     answer["assignments"]["D99"] = "F3"
 
 
+def _open_site_listed_twice(answer: dict[str, Any], instance: dict[str, Any]) -> None:
+    """Three names for the two open sites (p = 2): one of them listed again."""
+    answer["open_sites"] = [*answer["open_sites"], answer["open_sites"][0]]
+
+
+def _unknown_open_site(answer: dict[str, Any], instance: dict[str, Any]) -> None:
+    """p raised to 3 with a third open site the instance lacks: three names, two real sites."""
+    instance["p_value"] = 3
+    answer["open_sites"] = [*answer["open_sites"], "F99"]
+
+
 @pytest.mark.parametrize(
     ("instance_id", "change", "strict_category"),
     [
@@ -125,6 +136,8 @@ def _unknown_demand_point(answer: dict[str, Any], instance: dict[str, Any]) -> N
         ("fl_h__004", _unknown_customer, "infeasible_solution"),
         ("gap_h_009", _unknown_task, "infeasible_solution"),
         ("pmc_e_004", _unknown_demand_point, "infeasible_solution"),
+        ("pmc_e_004", _open_site_listed_twice, "infeasible_solution"),
+        ("pmc_e_004", _unknown_open_site, "infeasible_solution"),
     ],
     ids=lambda value: getattr(value, "__name__", str(value)),
 )

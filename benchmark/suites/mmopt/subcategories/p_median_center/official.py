@@ -9,7 +9,9 @@ assigned to an open site; the objective is Σ weight × distance (p-median) or t
 assigned distance (p-center).
 
 Strict additions: an assignment entry naming a demand point that is not in the instance is an
-error (the official scorer ignores it).
+error (the official scorer ignores it), and so is an open-site list naming a site twice or a site
+the instance lacks (the official scorer counts the distinct names against p: a repeated name is
+not noticed, and an unknown one passes for an open site that serves nobody).
 """
 
 from __future__ import annotations
@@ -53,7 +55,8 @@ def check(output: Any, instance: Mapping[str, Any], tolerance: float) -> Officia
     site_names = [str(x) for x in read.named_list(instance, "J")] or [str(k) for k in sites]
     point_names = [str(x) for x in read.named_list(instance, "I")] or [str(k) for k in points]
     pairs = read.assignment(answer, point_names, site_names)
-    open_set = set(read.selection(answer, OPEN_KEYS) or sorted(set(pairs.values())))
+    listed = read.selection(answer, OPEN_KEYS)
+    open_set = set(listed or sorted(set(pairs.values())))
     p = int(read.number(instance.get("p_value")) or len(open_set))
     weights = instance.get("demand_weights") if isinstance(instance.get("demand_weights"), Mapping) else {}
     problems: list[str] = []
@@ -83,4 +86,6 @@ def check(output: Any, instance: Mapping[str, Any], tolerance: float) -> Officia
         for p_ in pairs
         if p_ not in point_names
     ]
+    strict += [f"open site {s} is not a candidate site" for s in sorted(open_set) if s not in site_names]
+    strict += [f"open site {s} is listed more than once" for s in sorted(open_set) if listed.count(s) > 1]
     return make_check(problems, reported, computed, strict)
