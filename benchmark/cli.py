@@ -18,7 +18,7 @@ from benchmark.suites.base import get_suite, suite_names
 
 
 def _summarize(args: argparse.Namespace) -> int:
-    from benchmark.plugin import summarize_run
+    from benchmark.reporting.run_reports import summarize_run
 
     paths = RunPaths(Path(args.run_dir))
     if not paths.results.exists():
@@ -54,14 +54,11 @@ def _compare(args: argparse.Namespace) -> int:
 
 
 def _merge(args: argparse.Namespace) -> int:
-    import json
-
     from benchmark.gate import GateError, parse_allowance
-    from benchmark.plugin import summarize_run
     from benchmark.reporting.baseline import add_junit_properties, junit_properties, run_gate
-    from benchmark.reporting.html import write_html_report
     from benchmark.reporting.merge import MergeError, merge_runs, shard_run_info
-    from benchmark.reporting.render import to_markdown, to_text
+    from benchmark.reporting.render import to_text
+    from benchmark.reporting.run_reports import summarize_run, write_summary
 
     try:
         allowance = parse_allowance(args.gate_allow_unscored or "0")
@@ -81,11 +78,7 @@ def _merge(args: argparse.Namespace) -> int:
         except (GateError, ValueError) as exc:
             print(exc, file=sys.stderr)
             return 2
-        merged.paths.summary_json.write_text(
-            json.dumps(summary, indent=2, sort_keys=True) + "\n", encoding="utf-8"
-        )
-        merged.paths.summary_md.write_text(to_markdown(summary), encoding="utf-8")
-        write_html_report(merged.paths, summary)
+        write_summary(merged.paths, summary)
         add_junit_properties(merged.paths.junit, junit_properties(summary["run"]["gate"]))
         status = status or (0 if result.passed else 1)
     for line in to_text(summary):

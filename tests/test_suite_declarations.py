@@ -13,7 +13,7 @@ import pytest
 
 from benchmark.cases import InstanceRef
 from benchmark.cli import build_parser
-from benchmark.plugin import _checked
+from benchmark.plugin.evaluation import checked_verdict
 from benchmark.suites.base import Grouping, get_suite, instance_markers, marker_declarations, suite_names
 from benchmark.suites.mmopt.suite import FAMILY_SHORT_NAMES, SUITE
 from benchmark.verdict import Verdict
@@ -84,9 +84,9 @@ def test_groupings_order_values_as_declared() -> None:
 
 
 def test_an_undeclared_failure_category_is_a_harness_bug() -> None:
-    assert _checked(SUITE, Verdict.fail("wrong_objective", "off by one")).category == "wrong_objective"
+    assert checked_verdict(SUITE, Verdict.fail("wrong_objective", "off by one")).category == "wrong_objective"
     with pytest.raises(ValueError, match="does not declare"):
-        _checked(SUITE, Verdict.fail("wrong_answer", "a category mmopt never declared"))
+        checked_verdict(SUITE, Verdict.fail("wrong_answer", "a category mmopt never declared"))
 
 
 def test_the_command_line_carries_each_suites_commands() -> None:

@@ -21,15 +21,15 @@ from typing import Any
 import pytest
 
 from benchmark.ledger import RequestLedger
+from benchmark.plugin.collection import SELECTION
 
 
 @dataclass
 class StatusLine:
-    """A plugin object of the controller; ``selected`` is set once collection is known."""
+    """A plugin object of the controller, registered for runs."""
 
     config: pytest.Config
     ledger: RequestLedger
-    selected: int | None = None
     tty_interval_s: float = 5.0
     plain_interval_s: float = 60.0
     done: int = 0
@@ -40,6 +40,12 @@ class StatusLine:
     _drawn: bool = False
     """A redrawn line is on screen (terminal only)."""
     _shown: str = ""
+
+    @property
+    def selected(self) -> int | None:
+        """How many cases the run selected; None until collection (a worker's, under xdist) is known."""
+        keys = self.config.stash.get(SELECTION, None)
+        return None if keys is None else len(keys)
 
     def _redraws(self) -> bool:
         """On a terminal, at pytest's default verbosity (verbose runs keep their one line per case)."""

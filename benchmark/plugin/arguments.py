@@ -1,0 +1,97 @@
+"""``--opt VALUE`` works like ``--opt=VALUE`` for every optbench value option.
+
+pytest picks its rootdir and ini file before any plugin option is known, so the value of an option
+given after a space counts as a test path there: a path outside the checkout makes it miss this
+project's ``pytest.ini`` (no ``testpaths``, no markers).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from benchmark.plugin.configuration import is_worker
+
+#: This project's ini file, which a misread value makes pytest miss.
+PROJECT_INI = Path(__file__).resolve().parents[2] / "pytest.ini"
+
+
+@dataclass(frozen=True)
+class ValueOptions:
+    """Long names of the benchmark's options that take a value (the harness's and every suite's).
+
+    Known once the options are declared, which is before any ``config`` exists, so this plugin
+    object is registered by ``pytest_addoption`` and serves the hooks that come before
+    configuration.
+    """
+
+    names: frozenset[str]
+
+    def joined(self, args: list[str]) -> list[str]:
+        """``--report-dir DIR`` rewritten as ``--report-dir=DIR`` for every optbench value option."""
+        joined: list[str] = []
+        index = 0
+        while index < len(args):
+            if args[index] in self.names and index + 1 < len(args):
+                joined.append(f"{args[index]}={args[index + 1]}")
+                index += 2
+                continue
+            joined.append(args[index])
+            index += 1
+        return joined
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_load_initial_conftests(self, early_config: pytest.Config) -> None:
+        """When a value after a space made pytest miss ``pytest.ini``, run pytest again, at once,
+        with the values joined; the run then is exactly the ``=`` form's. When pytest is not the
+        main program (``pytest.main()`` inside another process) it cannot be, and the error says
+        what to write instead."""
+        if is_worker(early_config):
+            return
+        raw = [str(arg) for arg in early_config.invocation_params.args]
+        joined = self.joined(raw)
+        if (
+            joined == raw
+            or not PROJECT_INI.is_file()
+            or early_config.inipath == PROJECT_INI
+            or not early_config.invocation_params.dir.resolve().is_relative_to(PROJECT_INI.parent)
+            or any(arg == "-c" or arg.startswith(("--config-file", "--rootdir")) for arg in raw)
+        ):
+            return
+        if sys.argv[1:] != raw:
+            raise pytest.UsageError(
+                "pytest read the value of an optbench option as a test path and so missed pytest.ini; "
+                "write value options with '=', e.g. --dataset=PATH --report-dir=DIR"
+            )
+        capture = early_config.pluginmanager.getplugin("capturemanager")
+        if capture is not None:  # give the terminal back: the new process inherits the descriptors
+            capture.stop_global_capturing()
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os.execv(sys.executable, [sys.executable, "-m", "pytest", *joined])
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_configure(self, config: pytest.Config) -> None:
+        """Hand xdist workers the ``=`` form of every value option, so that a worker, which finds its
+        rootdir from the same arguments, never reads a value as a test path."""
+        if is_worker(config):
+            return
+        joined = self.joined([str(arg) for arg in config.invocation_params.args])
+        config.invocation_params = dataclasses.replace(config.invocation_params, args=tuple(joined))
+
+
+def value_option_names(groups: list[pytest.OptionGroup]) -> frozenset[str]:
+    """The ``--long`` names of the options of ``groups`` that take a value."""
+    return frozenset(
+        name
+        for group in groups
+        for argument in group.options
+        if argument.attrs().get("action") not in ("store_true", "store_false", "count")
+        for name in argument.names()
+        if name.startswith("--")
+    )
