@@ -1,13 +1,15 @@
 """The pytest plugin: benchmark cases as parametrized items, model adapters behind fixtures, records
 written as cases finish, and reports at the end of the session.
 
-This module only declares the options and registers one plugin object per concept, each holding
-its own state; what several of them read is in ``config.stash`` under typed keys:
+This module declares the options and the two benchmark fixtures, and registers one plugin object
+per concept, each holding its own state and given the session's :class:`.configuration.BenchRun`;
+what one of them makes for others is in ``config.stash`` under a typed key (in capitals below):
 
 - :mod:`.arguments` (``ValueOptions``): ``--opt VALUE`` as ``--opt=VALUE``;
-- :mod:`.configuration`: the session's suite, dataset and run folder (``RUN``);
-- :mod:`.collection` (``CaseCollection``): cases as items, the selection (``SELECTION``);
-- :mod:`.evaluation` (``CaseEvaluation``): running a case into exactly one record;
+- :mod:`.configuration`: the session's suite, dataset and run folder, checked once;
+- :mod:`.collection` (``CaseCollection``): cases as items, the selection (``SELECTION``) and the
+  cases dropped for want of a model (``DESELECTED_WITHOUT_MODEL``);
+- :mod:`.evaluation` (``CaseEvaluation``, ``EVALUATION``): running a case into exactly one record;
 - :mod:`.workers` (``WorkerAccounting``): the xdist controller's side, a dead worker's case;
 - :mod:`.run_folder` (``RunFolder``): manifest, summary and gate (``OUTCOME``);
 - :mod:`.terminal` (``TerminalReport``) and :mod:`.status` (``StatusLine``): what the user sees.
@@ -33,7 +35,7 @@ from benchmark.ledger import LEDGER_FILE, RequestLedger
 from benchmark.options import add_options
 from benchmark.plugin.arguments import ValueOptions, value_option_names
 from benchmark.plugin.collection import CaseCollection
-from benchmark.plugin.configuration import RUN, configure_run
+from benchmark.plugin.configuration import configure_run
 from benchmark.plugin.evaluation import EVALUATION, CaseEvaluation, Runtime
 from benchmark.plugin.run_folder import RunFolder
 from benchmark.plugin.status import StatusLine
@@ -57,7 +59,6 @@ def pytest_addoption(parser: pytest.Parser, pluginmanager: pytest.PytestPluginMa
 @pytest.hookimpl(tryfirst=True)  # before junitxml and the terminal reporter read the options it sets
 def pytest_configure(config: pytest.Config) -> None:
     run = configure_run(config)
-    config.stash[RUN] = run
     register = config.pluginmanager.register
     register(CaseCollection(config, run), "optbench-collection")
     config.stash[EVALUATION] = CaseEvaluation(config, run)

@@ -2,8 +2,8 @@
 instances, the gate's allowance and the run folder.
 
 Every option is checked here, before anything runs, so that a wrong one is a usage error naming it
-rather than a failure in the middle of a run. The result, :class:`BenchRun`, is kept in
-``config.stash[RUN]`` and read by every optbench plugin object; it does not change afterwards.
+rather than a failure in the middle of a run. The result, :class:`BenchRun`, is given to every
+optbench plugin object when it is registered; it does not change afterwards.
 """
 
 from __future__ import annotations
@@ -54,9 +54,6 @@ class BenchRun:
     @property
     def setting(self) -> str:
         return self.options.setting or self.suite.default_setting
-
-
-RUN = pytest.StashKey[BenchRun]()
 
 
 def is_worker(config: pytest.Config) -> bool:
