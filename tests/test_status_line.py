@@ -90,3 +90,20 @@ def test_off_a_terminal_each_status_line_is_a_line_of_its_own(tmp_path: Path) ->
     lines = [line for line in done.stdout.splitlines() if line.startswith("optbench: ") and " done, " in line]
     assert [line.split(" done")[0] for line in lines] == ["optbench: 1/3", "optbench: 2/3", "optbench: 3/3"]
     assert lines[-1].endswith("0 requests (0 failed, 0 retries), $0.0000 spent")
+
+
+def test_beside_other_tests_the_status_line_is_a_plain_line_and_pytest_keeps_its_progress(
+    tmp_path: Path,
+) -> None:
+    """A redrawn line would share its line with the other tests' letters and pytest's percentage."""
+    command = [
+        *_command(tmp_path / "run")[: -len(SELECT)],
+        "cases",
+        "tests/test_jsonl.py",
+        *("-k", "mf_e_001 or mf_e_002 or hidden_ones_left_out", "-n", "0", "-p", "no:cacheprovider"),
+    ]
+    returncode, output = _on_a_terminal(command)
+    assert returncode == 0, output[-3000:]
+    assert REDRAW not in output, output[-3000:]
+    assert [d.split(" done")[0] for d in _status_draws(output)] == ["optbench: 1/2", "optbench: 2/2"]
+    assert "[100%]" in output and "3 passed" in output

@@ -9,7 +9,8 @@ is the progress display of the benchmark cases: their pass/fail letters and pyte
 ``pytest_report_teststatus`` hook; failures are listed in the optbench summary anyway. Under CI
 (no terminal), where a carriage return would garble the log, it is a plain line of its own every
 ``plain_interval_s`` seconds between pytest's usual progress, so a long run's log stays readable
-either way.
+either way. Beside other tests in the same session, whose letters and percentage pytest writes, a
+terminal gets plain lines as well.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from benchmark.ledger import RequestLedger
 from benchmark.plugin.collection import SELECTION
 
 
-@dataclass
+@dataclass(eq=False)  # hashed by identity: pluggy keeps plugins in sets (conftest-scoped hooks)
 class StatusLine:
     """A plugin object of the controller, registered for runs."""
 
@@ -40,6 +41,7 @@ class StatusLine:
     _drawn: bool = False
     """A redrawn line is on screen (terminal only)."""
     _shown: str = ""
+    _session: pytest.Session | None = None
 
     @property
     def selected(self) -> int | None:
@@ -48,9 +50,15 @@ class StatusLine:
         return None if keys is None else len(keys)
 
     def _redraws(self) -> bool:
-        """On a terminal, at pytest's default verbosity (verbose runs keep their one line per case)."""
+        """On a terminal, at pytest's default verbosity (verbose runs keep their one line per case),
+        in a session of benchmark cases alone: other tests keep pytest's letters and percentage,
+        which would land on a redrawn line, so beside them the line is a plain one."""
         reporter = self._reporter()
-        return bool(getattr(reporter, "isatty", False)) and self.config.get_verbosity() <= 0
+        only_cases = self._session is not None and self._session.testscollected == self.selected
+        return bool(getattr(reporter, "isatty", False)) and self.config.get_verbosity() <= 0 and only_cases
+
+    def pytest_sessionstart(self, session: pytest.Session) -> None:
+        self._session = session
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_report_teststatus(self, report: pytest.TestReport) -> tuple[str, str, str] | None:
