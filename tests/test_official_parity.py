@@ -131,7 +131,6 @@ def test_the_sample_covers_every_subcategory_with_official_rules() -> None:
 def test_every_sample_package_is_read_in_the_official_schema(package: Package) -> None:
     if official_rules(package.subcategory) is not None:
         assert official_schema(package.subcategory, package.instance_data) is not None
-    assert "problem" not in package.instance_data  # the marker of the project's earlier schema
     assert package.task_text and package.visuals
 
 
