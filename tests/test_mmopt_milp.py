@@ -20,24 +20,18 @@ from scipy.optimize import Bounds, LinearConstraint, milp
 from benchmark.suites.mmopt.generation.milp import proven_optimum
 from benchmark.suites.mmopt.generation.protocol import Rejected
 from benchmark.suites.mmopt.subcategories.flexible_hybrid_flow_shop_scheduling import generator
-from tests.conftest import FIXTURES, fail_missing_fixture
+from tests.mmopt_support import instance_and_reference, shipped_package
 
-PACKAGE = "scheduling_sequencing/flexible_hybrid_flow-shop_scheduling/hard/fhfss_h_006"
-
-
-def shipped(relative: str) -> Path:
-    package = FIXTURES / relative
-    if not package.is_dir():
-        fail_missing_fixture(package)
-    return package
+#: fhfss_h_006, the package whose cross-check failed in CI
+PACKAGE = ("scheduling_sequencing", "flexible_hybrid_flow-shop_scheduling", "fhfss", "hard", 6)
 
 
 def _reference_objective(package: Path) -> float:
-    return float(json.loads((package / "ground_truth/solution_ref.json").read_text())["objective_value"])
+    return float(instance_and_reference(package)[1]["objective_value"])
 
 
 def test_the_cross_check_proves_the_reference_optimum_in_a_fresh_process() -> None:
-    package = shipped(PACKAGE)
+    package = shipped_package(*PACKAGE)
     script = (
         "import json, sys\n"
         "from benchmark.suites.mmopt.subcategories.flexible_hybrid_flow_shop_scheduling import generator\n"
@@ -56,9 +50,9 @@ def test_the_cross_check_proves_the_reference_optimum_in_a_fresh_process() -> No
 
 
 def test_the_cross_check_agrees_after_another_multithreaded_solve() -> None:
-    package = shipped(PACKAGE)
+    package = shipped_package(*PACKAGE)
     milp(c=[-1.0, -1.0], constraints=[LinearConstraint([[1.0, 2.0]], ub=3.0)], integrality=[1, 1])
-    instance = json.loads((package / "ground_truth/instance_data.json").read_text())
+    instance, _ = instance_and_reference(package)
     assert generator.cross_check(instance)[1] == _reference_objective(package)
 
 
