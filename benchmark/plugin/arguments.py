@@ -85,13 +85,29 @@ class ValueOptions:
         config.invocation_params = dataclasses.replace(config.invocation_params, args=tuple(joined))
 
 
+#: The argparse actions that take no value, by the names pytest before 9.2 kept in ``attrs()``.
+_FLAG_ACTIONS = frozenset({"store_true", "store_false", "store_const", "count", "help", "version"})
+
+
+def takes_value(attrs: dict[str, object]) -> bool:
+    """Whether an option with these attributes consumes the next word.
+
+    pytest 9.2 hands out the parsed ``argparse.Action``'s own attributes (``nargs`` is 0 for a flag,
+    and there is no ``action`` key); earlier versions hand out the keyword arguments given to
+    ``addoption`` (``action="store_true"``, usually no ``nargs``). Both are read, so an on/off flag is
+    never glued to the word after it."""
+    if attrs.get("nargs") == 0:
+        return False
+    return attrs.get("action") not in _FLAG_ACTIONS
+
+
 def value_option_names(groups: list[pytest.OptionGroup]) -> frozenset[str]:
     """The ``--long`` names of the options of ``groups`` that take a value."""
     return frozenset(
         name
         for group in groups
         for argument in group.options
-        if argument.attrs().get("action") not in ("store_true", "store_false", "count")
+        if takes_value(argument.attrs())
         for name in argument.names()
         if name.startswith("--")
     )
