@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmark.suites.mmopt.package import SETTING_FILES, discover, load_package
+from benchmark.suites.mmopt.package import SETTING_FILES, dataset_files, discover, fingerprint, load_package
 from benchmark.verdict import DatasetError
 from tests.conftest import FIXTURES
 
@@ -160,3 +160,43 @@ def test_damaged_packages_are_errors_and_the_rest_still_run(bench, tmp_path: Pat
     noted = next(r for r in run.records if "mf_e_003" in r["case"])["extra"]["oracle_answer"]
     assert noted.startswith("solution_ref.json (the reference solver reads files from the package")
     assert run.summary["counts"]["infrastructure_errors"] == 1 and run.summary["metrics"]["pass@1"] == 1.0
+
+
+def _official_copy(tmp_path: Path, name: str = "release") -> Path:
+    """A copy of the shipped official sample: packages with no checksums, some with no meta.json."""
+    root = tmp_path / name / "dataset"
+    shutil.copytree(Path(__file__).parent / "data" / "official_mmopt", root)
+    return root
+
+
+def test_the_dataset_hash_covers_every_file_of_every_package(tmp_path: Path) -> None:
+    root = _official_copy(tmp_path)
+    before = fingerprint(root)
+    assert fingerprint(_official_copy(tmp_path, "elsewhere")) == before  # same files, same identity
+    # a release package without meta.json: its data files are hashed all the same
+    package = next(ref.location for ref in discover(root) if not (ref.location / "meta.json").exists())
+    files = {path.relative_to(root).as_posix() for path in dataset_files(root)}
+    assert f"{package.relative_to(root).as_posix()}/ground_truth/instance_data.json" in files
+    packages = len(discover(root))
+    assert before["hashed"].startswith(f"{len(files)} files: every file of the {packages} packages")
+    (package / ".DS_Store").write_bytes(b"finder state")  # hidden: not part of the data
+    assert fingerprint(root)["sha256"] == before["sha256"]
+    seen = {before["sha256"]}
+    for rel in ("ground_truth/instance_data.json", "ground_truth/solution_ref.json", "task_input.txt"):
+        path = package / rel
+        path.write_bytes(path.read_bytes() + b" ")
+        digest = fingerprint(root)["sha256"]
+        assert digest not in seen, rel
+        seen.add(digest)
+
+
+def test_a_release_clone_is_versioned_by_its_git_commit(tmp_path: Path) -> None:
+    root = _official_copy(tmp_path)
+    assert fingerprint(root)["version"] == "unversioned"
+    git = root.parent / ".git"
+    (git / "refs" / "heads").mkdir(parents=True)
+    (git / "HEAD").write_text("ref: refs/heads/main\n")
+    (git / "packed-refs").write_text("# pack-refs with: peeled\n" + "ab" * 20 + " refs/heads/main\n")
+    assert fingerprint(root)["version"] == "git-" + "ab" * 20
+    (git / "refs" / "heads" / "main").write_text("cd" * 20 + "\n")  # a loose ref wins over packed
+    assert fingerprint(root)["version"] == "git-" + "cd" * 20

@@ -237,18 +237,74 @@ def load_package(ref: InstanceRef, needs: Sequence[str] = (*REQUIRED_FILES, VISU
     )
 
 
+def dataset_files(root: Path) -> list[Path]:
+    """Every file the dataset identity covers, sorted by posix relative path: the root manifest
+    and every file of every package (task text, visuals, instance, solution, meta, …).
+
+    Hidden files (``.DS_Store`` in the official release) and hidden folders are left out: they
+    differ between copies of the same data."""
+    files = [root / MANIFEST] if (root / MANIFEST).is_file() else []
+    for ref in discover(root):
+        for path in ref.location.rglob("*"):
+            rel = path.relative_to(ref.location)
+            if path.is_file() and not any(part.startswith(".") for part in rel.parts):
+                files.append(path)
+    return sorted(set(files), key=lambda path: path.relative_to(root).as_posix())
+
+
+def _git_commit(root: Path) -> str | None:
+    """The commit checked out where ``root`` is a git clone of a release (its ``.git`` in the
+    root or in the folder above, as the official repository keeps its data in ``dataset/``)."""
+    for folder in (root, root.parent):
+        git = folder / ".git"
+        head = git / "HEAD"
+        if not head.is_file():
+            continue
+        text = head.read_text(encoding="utf-8").strip()
+        if not text.startswith("ref: "):
+            return text or None
+        ref = text.removeprefix("ref: ")
+        loose = git / ref
+        if loose.is_file():
+            return loose.read_text(encoding="utf-8").strip()
+        packed = git / "packed-refs"
+        if packed.is_file():
+            for line in packed.read_text(encoding="utf-8").splitlines():
+                if line.endswith(" " + ref):
+                    return line.split(" ", 1)[0]
+        return None
+    return None
+
+
 def fingerprint(root: Path) -> dict[str, str]:
-    """Name, version and a content hash of a dataset root (manifest plus every meta.json, whose
-    checksums cover the rest of each package), for the run manifest."""
+    """Name, version and a content hash of a dataset root, for the run manifest.
+
+    The hash covers every file :func:`dataset_files` lists (relative path, size and bytes of
+    each, in path order), so editing any instance, solution, text or visual changes it, and the
+    same files give the same hash on any machine. The version is the manifest's, else the commit
+    of a git clone of the release, else ``unversioned``."""
     digest = hashlib.sha256()
-    manifest_path = root / MANIFEST
+    files = dataset_files(root)
+    for path in files:
+        data = path.read_bytes()
+        digest.update(f"{path.relative_to(root).as_posix()}\0{len(data)}\0".encode())
+        digest.update(data)
     name, version = root.name, "unversioned"
+    manifest_path = root / MANIFEST
     if manifest_path.is_file():
-        raw = manifest_path.read_bytes()
-        digest.update(raw)
-        manifest = json.loads(raw)
-        name, version = str(manifest.get("dataset", name)), str(manifest.get("version", version))
-    for meta in sorted(root.glob("*/*/*/*/meta.json")):
-        digest.update(meta.relative_to(root).as_posix().encode())
-        digest.update(meta.read_bytes())
-    return {"name": name, "version": version, "sha256": digest.hexdigest()}
+        manifest = _read_json(manifest_path)
+        if isinstance(manifest, dict):
+            name, version = str(manifest.get("dataset", name)), str(manifest.get("version", version))
+    if version == "unversioned":
+        commit = _git_commit(root)
+        if commit:
+            version = f"git-{commit}"
+    packages = len(discover(root))
+    return {
+        "name": name,
+        "version": version,
+        "sha256": digest.hexdigest(),
+        "hashed": f"{len(files)} files: every file of the {packages} packages"
+        + (" and manifest.json" if manifest_path.is_file() else "")
+        + " (relative path, size and bytes; hidden files left out)",
+    }
