@@ -138,7 +138,11 @@ def add_options(parser: pytest.Parser) -> None:
         default=None,
         help="baseline run folder for relative gates, e.g. --gate 'pass@1>=baseline-0.02'",
     )
-    group.addoption("--shard", default=None, help="run the I-th of N disjoint, balanced shares: I/N")
+    group.addoption(
+        "--shard",
+        default=None,
+        help="run the I-th of N disjoint, balanced shares: I/N, or auto (a Kubernetes or Slurm array task)",
+    )
     group.addoption("--resume", action="store_true", help="continue a run, skipping cases already scored")
     group.addoption(
         "--objective-only", action="store_true", help="score the objective alone, not the decisions"
