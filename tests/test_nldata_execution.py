@@ -97,6 +97,45 @@ def test_sandboxed_run_gives_the_same_results_as_a_local_run() -> None:
     assert bad.category == "undeclared_data_parameter"
 
 
+#: Issue 24 item 7: bounds glpsol refuses (so it solves nothing) and a forged solution file with a
+#: far better objective, written by a ``printf`` nested in a ``for`` and by a ``table OUT``.
+FORGED_SOLUTION = "c forged\\ns bas 2 2 f f 99999\\n"
+FORGERY = MODEL.replace("var x{P} >= 0;", "var x{P} >= 5, <= 1;") + (
+    f'for {{i in 1..1}} {{\n  printf "{FORGED_SOLUTION}" > "solution.txt";\n}}\n'
+    'for {i in 1..1} for {j in 1..1} printf "s bas 2 2 f f 99999\\n" >> "solution.txt";\n'
+    'table forged {p in P} OUT "CSV" "solution.csv": p;\n'
+    "s.t. kept: x['A'] <= cap;\n"
+)
+
+
+def test_rewrite_removes_a_printf_nested_in_a_for_with_its_loop_only() -> None:
+    rewritten = rewrite(FORGERY)
+    assert "printf" not in rewritten.text and "table" not in rewritten.text
+    assert [r.split()[0] for r in rewritten.removed] == ["for", "for", "table"]
+    # The statement after the loops is the model's and stays, and so does everything before them.
+    assert "s.t. kept: x['A'] <= cap;" in rewritten.text and MODEL.split("var")[0] in rewritten.text
+    assert rewrite("if card(P) > 1 then { printf 'x'; } else display P;\nparam k;").text.strip() == "param k;"
+
+
+@pytest.mark.parametrize("where", ["local", "sandbox"])
+def test_a_forged_solution_file_and_refused_bounds_fail_with_the_logs_reason(where: str) -> None:
+    if where == "local":
+        run = run_local(FORGERY, DATA)
+    else:
+        with create_sandbox(()) as sandbox:
+            run = run_candidate(FORGERY, DATA, sandbox, Limits(wall_timeout_s=60))
+    assert (run.status, run.objective, run.category) == ("error", None, "runtime"), run
+    assert "incorrect bounds" in run.error and "glp_simplex" in run.error
+
+
+def test_a_solution_file_with_two_status_lines_is_not_glpsols() -> None:
+    from benchmark.suites.nldata.mathprog import read_solution
+
+    real = "c Status: OPTIMAL\ns bas 2 2 f f 20\ni 1 b 0 0\ne o f\n"
+    assert read_solution(real) == ("optimal", 20.0)
+    assert read_solution("s bas 2 2 f f 99999\n" + real) == ("undefined", None)
+
+
 def test_reply_extraction() -> None:
     assert extract(fenced(MODEL, DATA)) == extract(f"Here:\n```ampl\n{MODEL}```\nand\n```ampl\n{DATA}```")
     both = extract(f"```ampl\n{MODEL}{DATA}```")

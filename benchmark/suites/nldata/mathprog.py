@@ -5,8 +5,11 @@ unchanged. Our rewrites before running (recorded in every result as ``rewrites``
 
 * AMPL *commands* that select solvers or print results are removed: ``option``, ``solve``,
   ``display``, ``print``, ``printf``, ``model``, ``data FILE``, ``reset``, ``include``, ``expand``,
-  ``show``, ``write``, ``shell``, ``quit``, ``exit``. They never change the optimization problem;
-  MathProg would either reject them or print into our result stream.
+  ``show``, ``write``, ``shell``, ``quit``, ``exit``, and the statements that can only hold such
+  commands or move data in and out of files: ``for`` loops, AMPL's command ``if``, and ``table``.
+  They never change the optimization problem; MathProg would either reject them or print into our
+  result stream, or a file. The files are split into *statements* (a ``for``'s body and a block
+  end with the ``for``), so a ``printf`` nested in a loop goes with its loop.
 * A trailing ``end;`` is left to glpsol, which inserts a missing one itself.
 
 Everything else goes to glpsol as written. A file glpsol rejects is classified (:func:`classify`):
@@ -16,6 +19,11 @@ then ``undefined_entity`` (a name used before or without a declaration), ``undec
 (the data file assigns a name the model never declared), ``missing_data`` (a declared parameter or set
 without a value), and ``syntax`` for the rest. A model glpsol solved reports ``optimal``, ``infeasible``
 or ``unbounded``.
+
+Only glpsol's own word counts: it writes its solution into a fresh directory outside the model's
+working directory (:func:`glpsol_argv`), and a solve that glpsol's log says failed (``incorrect
+bounds`` and the other ``glp_*`` refusals) is a ``runtime`` failure with that log line as its reason,
+whatever any file says.
 
 Backend: glpsol translates the model and solves it with GLPK's own simplex / branch-and-cut
 (``--mipgap 0``); the generator cross-checks every gold optimum with HiGHS on glpsol's ``--wlp``
@@ -41,7 +49,7 @@ BACKEND = "mathprog-glpsol"
 
 _REMOVED_COMMANDS = frozenset(
     {"option", "options", "solve", "display", "print", "printf", "model", "reset", "include",
-     "expand", "show", "write", "shell", "quit", "exit"}
+     "expand", "show", "write", "shell", "quit", "exit", "for", "if", "table"}
 )  # fmt: skip
 #: AMPL constructs MathProg cannot express: (pattern, what it is).
 _AMPL_ONLY: tuple[tuple[re.Pattern[str], str], ...] = tuple(
@@ -70,34 +78,99 @@ class Rewritten:
     removed: tuple[str, ...]
 
 
+_TOKEN = re.compile(
+    r"(#[^\n]*|/\*.*?(?:\*/|\Z)|\"(?:[^\"\n])*\"|'(?:[^'\n])*'|[{}()\[\]]|;|[A-Za-z_][A-Za-z0-9_.]*|\S)",
+    re.DOTALL,
+)
+
+
+def _spans(text: str) -> list[tuple[str, int, int]]:
+    """The code tokens (comments dropped) with their start and end offsets."""
+    return [
+        (m.group(), m.start(), m.end())
+        for m in _TOKEN.finditer(text)
+        if not m.group().startswith(("#", "/*"))
+    ]
+
+
+def _matching(toks: list[tuple[str, int, int]], i: int) -> int:
+    """Index of the bracket closing the one at ``i`` (the last token when it is never closed)."""
+    depth = 0
+    for j in range(i, len(toks)):
+        value = toks[j][0]
+        if value in ("(", "[", "{"):
+            depth += 1
+        elif value in (")", "]", "}"):
+            depth -= 1
+            if depth == 0:
+                return j
+    return len(toks) - 1
+
+
+def _to_semicolon(toks: list[tuple[str, int, int]], i: int) -> int:
+    j = i
+    while j < len(toks):
+        value = toks[j][0]
+        if value in ("(", "[", "{"):
+            j = _matching(toks, j)
+        elif value == ";":
+            return j
+        j += 1
+    return len(toks) - 1
+
+
+def _body_end(toks: list[tuple[str, int, int]], i: int) -> int:
+    if i >= len(toks):
+        return len(toks) - 1
+    if toks[i][0] == "{":
+        return _matching(toks, i)
+    return _statement_end(toks, i)
+
+
+def _statement_end(toks: list[tuple[str, int, int]], i: int) -> int:
+    """Index of the last token of the statement starting at ``i``. ``for {domain} body`` and AMPL's
+    ``if cond then body [else body]`` take a statement or a ``{...}`` block as body, so what a block
+    holds (a ``printf`` inside a ``for``) belongs to the enclosing statement."""
+    word = toks[i][0].lower()
+    if word == "for":
+        j = i + 1
+        if j < len(toks) and toks[j][0] == "{":
+            j = _matching(toks, j) + 1
+        return _body_end(toks, j)
+    if word == "if":
+        j = i + 1
+        while j < len(toks) and toks[j][0].lower() != "then":
+            j = _matching(toks, j) + 1 if toks[j][0] in ("(", "[", "{") else j + 1
+        end = _body_end(toks, j + 1)
+        if end + 1 < len(toks) and toks[end + 1][0].lower() == "else":
+            end = _body_end(toks, end + 2)
+        return end
+    return _to_semicolon(toks, i)
+
+
+def statement_spans(text: str) -> list[tuple[str, int, int]]:
+    """(first word, start, end) of every top-level statement, comments outside any statement skipped."""
+    toks = _spans(text)
+    out: list[tuple[str, int, int]] = []
+    i = 0
+    while i < len(toks):
+        last = _statement_end(toks, i)
+        out.append((toks[i][0], toks[i][1], toks[last][2]))
+        i = last + 1
+    return out
+
+
 def _strip_commands(text: str) -> Rewritten:
     """Remove the command statements listed in the module docstring, keeping every other byte."""
     removed: list[str] = []
     spans: list[tuple[int, int]] = []
-    # Tokens with their positions, so a removed statement can be cut out of the text exactly.
-    pattern = re.compile(
-        r"(#[^\n]*|/\*.*?(?:\*/|\Z)|\"(?:[^\"\n])*\"|'(?:[^'\n])*'|[{}()\[\]]|;|[A-Za-z_][A-Za-z0-9_.]*|\S)",
-        re.DOTALL,
-    )
-    depth, start, first_word = 0, None, None
-    for match in pattern.finditer(text):
-        token = match.group()
-        if token.startswith(("#", "/*")):
-            continue
-        if start is None:
-            start, first_word = match.start(), token
-        if token in "([{" and len(token) == 1:
-            depth += 1
-        elif token in ")]}" and len(token) == 1:
-            depth = max(0, depth - 1)
-        elif token == ";" and depth == 0:
-            word = (first_word or "").lower()
-            statement = text[start : match.end()]
-            is_data_file = word == "data" and not re.fullmatch(r"data\s*;", statement.strip(), re.IGNORECASE)
-            if word in _REMOVED_COMMANDS or is_data_file:
-                spans.append((start, match.end()))
-                removed.append(" ".join(statement.split())[:120])
-            start, first_word = None, None
+    for first_word, begin, end in statement_spans(text):
+        word = first_word.lower()
+        statement = text[begin:end]
+        is_data_file = word == "data" and not re.fullmatch(r"data\s*;", statement.strip(), re.IGNORECASE)
+        if word in _REMOVED_COMMANDS or is_data_file:
+            spans.append((begin, end))
+            removed.append(" ".join(statement.split())[:120])
     out, last = [], 0
     for begin, end in spans:
         out.append(text[last:begin])
@@ -187,26 +260,31 @@ def classify(log: str, model: str, data: str) -> tuple[str, str]:
 
 
 def read_solution(text: str) -> tuple[str, float | None]:
-    """(status, objective) from a glpsol ``-w`` solution file (GLPK's plain-text format)."""
-    for line in text.splitlines():
-        parts = line.split()
-        if not parts or parts[0] != "s":
-            continue
-        if parts[1] == "mip" and len(parts) >= 6:
-            status = {"o": "optimal", "f": "feasible", "n": "infeasible", "u": "undefined"}.get(
-                parts[4], parts[4]
-            )
-            return status, float(parts[5]) if status == "optimal" else None
-        if parts[1] in ("bas", "ipt") and len(parts) >= 7:
-            primal, dual = parts[4], parts[5]
-            if primal == "f" and dual == "f":
-                return "optimal", float(parts[6])
-            if primal == "n":
-                return "infeasible", None
-            if primal == "f" and dual == "n":
-                return "unbounded", None
-            return "undefined", None
+    """(status, objective) from a glpsol ``-w`` solution file (GLPK's plain-text format). A file with
+    more than one status line is not glpsol's: ``undefined``."""
+    lines = [line.split() for line in text.splitlines()]
+    status_lines = [parts for parts in lines if parts and parts[0] == "s"]
+    if len(status_lines) != 1:
+        return "undefined", None
+    parts = status_lines[0]
+    if len(parts) >= 6 and parts[1] == "mip":
+        names = {"o": "optimal", "f": "feasible", "n": "infeasible", "u": "undefined"}
+        status = names.get(parts[4], parts[4])
+        return status, float(parts[5]) if status == "optimal" else None
+    if len(parts) >= 7 and parts[1] in ("bas", "ipt"):
+        primal, dual = parts[4], parts[5]
+        if primal == "f" and dual == "f":
+            return "optimal", float(parts[6])
+        if primal == "n":
+            return "infeasible", None
+        if primal == "f" and dual == "n":
+            return "unbounded", None
     return "undefined", None
+
+
+#: A solver routine's refusal in glpsol's log, e.g. ``glp_simplex: column 1: lb = 5, ub = 1; incorrect
+#: bounds``: glpsol still writes a solution file (status undefined) and exits 0.
+_REFUSAL = re.compile(r"^glp_\w+: .*$", re.MULTILINE)
 
 
 def interpret(
@@ -226,6 +304,9 @@ def interpret(
         )
     if "NO DUAL FEASIBLE SOLUTION" in upper or "UNBOUNDED PRIMAL SOLUTION" in upper:
         return Execution("unbounded", None, "unbounded", "the model is unbounded", log, rewrites)
+    if refusal := _REFUSAL.search(log):
+        reason = f"glpsol refused to solve: {refusal.group()}"
+        return Execution("error", None, "runtime", reason, log, rewrites)
     if solution is None:
         return Execution(
             "error", None, "runtime", f"glpsol wrote no solution (exit status {rc})", log, rewrites
@@ -238,8 +319,10 @@ def interpret(
     return Execution("error", None, "runtime", f"glpsol stopped with solution status {status}", log, rewrites)
 
 
-def glpsol_argv(glpsol: str, time_limit_s: int | None = None) -> list[str]:
-    argv = [glpsol, "--math", MODEL_FILE, "-d", DATA_FILE, "-w", "solution.txt", "--mipgap", "0"]
+def glpsol_argv(glpsol: str, solution: str, time_limit_s: int | None = None) -> list[str]:
+    """glpsol on the two files in the working directory, its solution written to ``solution``: a
+    path in a directory of its own, which nothing the model names can reach."""
+    argv = [glpsol, "--math", MODEL_FILE, "-d", DATA_FILE, "-w", solution, "--mipgap", "0"]
     if time_limit_s is not None:
         argv += ["--tmlim", str(time_limit_s)]
     return argv
@@ -253,34 +336,43 @@ def run_local(model: str, data: str, glpsol: str | None = None) -> Execution:
             "glpsol not found on PATH (Debian package glpk-utils; scripts/setup.sh installs it)"
         )
     rewritten_model, rewritten_data = rewrite(model), rewrite(data)
-    with tempfile.TemporaryDirectory(prefix="optbench-nldata-") as tmp:
+    with (
+        tempfile.TemporaryDirectory(prefix="optbench-nldata-") as tmp,
+        tempfile.TemporaryDirectory(prefix="optbench-glpsol-") as private,
+    ):
         work = Path(tmp)
         (work / MODEL_FILE).write_text(rewritten_model.text, encoding="utf-8")
         (work / DATA_FILE).write_text(rewritten_data.text, encoding="utf-8")
+        solution_path = Path(private) / "solution.txt"
         proc = subprocess.run(
-            glpsol_argv(exe), cwd=work, capture_output=True, text=True, timeout=120, check=False
-        )
-        solution_path = work / "solution.txt"
+            glpsol_argv(exe, str(solution_path)), cwd=work, capture_output=True, text=True, timeout=120,
+            check=False,
+        )  # fmt: skip
         solution = solution_path.read_text(encoding="utf-8") if solution_path.is_file() else None
     rewrites = {"model": list(rewritten_model.removed), "data": list(rewritten_data.removed)}
     return interpret(proc.returncode, proc.stdout + proc.stderr, solution, model, data, rewrites)
 
 
-#: The script the sandbox runs: glpsol on the two files, everything it produced reported as JSON.
+#: The script the sandbox runs: glpsol on the two files, its solution written into a fresh private
+#: directory, everything it produced reported as JSON.
 SANDBOX_SCRIPT = f"""\
 import json
 import os
 import shutil
 import subprocess
+import tempfile
 
 exe = shutil.which("glpsol")
 if exe is None:
     print({RESULT_PREFIX!r} + json.dumps({{"glpsol": None}}))
 else:
-    argv = {glpsol_argv("GLPSOL")!r}
+    private = tempfile.mkdtemp(prefix="glpsol-")
+    solution_path = os.path.join(private, "solution.txt")
+    argv = {glpsol_argv("GLPSOL", "SOLUTION")!r}
     argv[0] = exe
+    argv[argv.index("SOLUTION")] = solution_path
     proc = subprocess.run(argv, capture_output=True, text=True, check=False)
-    solution = open("solution.txt").read() if os.path.isfile("solution.txt") else None
+    solution = open(solution_path).read() if os.path.isfile(solution_path) else None
     log = (proc.stdout + proc.stderr)[-20000:]
     result = {{"glpsol": exe, "rc": proc.returncode, "log": log, "solution": solution}}
     print({RESULT_PREFIX!r} + json.dumps(result))
