@@ -1,10 +1,12 @@
 """Sharded runs, merge, compare and the baseline gate on real benchmark sessions: 60 shipped
 MM-OptBench cases answered by the oracle (recorded as a replay file), a replay run of those
-answers with 10 known cases broken, the same replay split into 3 shards and merged."""
+answers with 10 known cases broken, the same replay split into 3 shards (two of them ``--shard
+auto`` under a Kubernetes and a Slurm environment) and merged."""
 
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -15,6 +17,7 @@ from xml.etree import ElementTree
 
 import pytest
 
+from benchmark.reporting.shards import Shard, ShardEnvironmentError, parse_shard
 from tests.conftest import REPO, BenchRun, run_bench
 
 SUBCATEGORIES = (
@@ -55,9 +58,17 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         root / "b", f"--model=replay:{damaged}", "-m", SELECTION, "-n", "2",
         f"--gate-baseline={a.run_dir}", "--gate", "pass@1>=baseline-0.02",
     )  # fmt: skip
+    # Shard 1 as pod 0 of a Kubernetes Indexed Job, shard 2 as task 5 of a Slurm array 4-6, shard 3
+    # named on the command line: the merge must not tell them apart.
+    engines: dict[int, tuple[str, dict[str, str]]] = {
+        1: ("auto", {"JOB_COMPLETION_INDEX": "0", "JOB_COMPLETIONS": "3"}),
+        2: ("auto", {"SLURM_ARRAY_TASK_ID": "5", "SLURM_ARRAY_TASK_MIN": "4", "SLURM_ARRAY_TASK_MAX": "6",
+                     "SLURM_ARRAY_TASK_COUNT": "3"}),
+        3: ("3/3", {}),
+    }  # fmt: skip
     shards = [
-        run_bench(root / f"shard{i}", f"--model=replay:{damaged}", "-m", SELECTION, "--shard", f"{i}/3")
-        for i in (1, 2, 3)
+        run_bench(root / f"shard{i}", f"--model=replay:{damaged}", "-m", SELECTION, "--shard", shard, env=env)
+        for i, (shard, env) in engines.items()
     ]
     return {"root": root, "broken": broken, "oracle": oracle, "a": a, "b": b, "shards": shards}
 
@@ -180,3 +191,51 @@ def test_report_html_renders_in_headless_chromium_without_console_errors(
     assert 'data-rendered="ok"' in dom.stdout  # the page's script ran to its end
     assert f'<span id="shown">{failed} of 60 cases</span>' in dom.stdout  # the filter from the URL applied
     print(f"screenshot of {run_name} report.html: {screenshot}")
+
+
+@pytest.mark.parametrize(
+    ("environ", "expected"),
+    [
+        ({"JOB_COMPLETION_INDEX": "0", "JOB_COMPLETIONS": "4"}, Shard(1, 4)),
+        ({"JOB_COMPLETION_INDEX": "3", "JOB_COMPLETIONS": "4"}, Shard(4, 4)),
+        ({"SLURM_ARRAY_TASK_ID": "1", "SLURM_ARRAY_TASK_MIN": "1",
+          "SLURM_ARRAY_TASK_COUNT": "3"}, Shard(1, 3)),
+        ({"SLURM_ARRAY_TASK_ID": "12", "SLURM_ARRAY_TASK_MIN": "10", "SLURM_ARRAY_TASK_MAX": "13",
+          "SLURM_ARRAY_TASK_COUNT": "4", "SLURM_ARRAY_TASK_STEP": "1"}, Shard(3, 4)),
+    ],
+)  # fmt: skip
+def test_shard_auto_reads_kubernetes_and_slurm(environ: dict[str, str], expected: Shard) -> None:
+    assert parse_shard("auto", environ) == expected
+
+
+@pytest.mark.parametrize(
+    ("environ", "message"),
+    [
+        ({}, "neither JOB_COMPLETION_INDEX (a Kubernetes Indexed Job) nor SLURM_ARRAY_TASK_ID"),
+        ({"JOB_COMPLETION_INDEX": "1"}, "JOB_COMPLETIONS is not set; set it in the Job's pod template"),
+        ({"JOB_COMPLETION_INDEX": "4", "JOB_COMPLETIONS": "4"}, "is not a shard of 1..4"),
+        ({"JOB_COMPLETION_INDEX": "x", "JOB_COMPLETIONS": "4"}, "JOB_COMPLETION_INDEX='x' is not an integer"),
+        ({"SLURM_ARRAY_TASK_ID": "3", "SLURM_ARRAY_TASK_MIN": "1", "SLURM_ARRAY_TASK_MAX": "5",
+          "SLURM_ARRAY_TASK_COUNT": "3"}, "not one contiguous range"),  # --array=1,3,5
+        ({"SLURM_ARRAY_TASK_ID": "2", "SLURM_ARRAY_TASK_MIN": "0", "SLURM_ARRAY_TASK_MAX": "4",
+          "SLURM_ARRAY_TASK_COUNT": "3", "SLURM_ARRAY_TASK_STEP": "2"}, "not one contiguous range"),
+        ({"SLURM_ARRAY_TASK_ID": "2", "JOB_COMPLETION_INDEX": "0", "JOB_COMPLETIONS": "2"}, "both"),
+    ],
+)  # fmt: skip
+def test_shard_auto_refuses_what_is_no_shard(environ: dict[str, str], message: str) -> None:
+    with pytest.raises(ShardEnvironmentError, match="--shard auto") as error:
+        parse_shard("auto", environ)
+    assert message in str(error.value)
+
+
+def test_shard_auto_without_an_engine_is_a_usage_error_before_anything_runs(tmp_path: Path) -> None:
+    engine_vars = ("JOB_COMPLETION_INDEX", "SLURM_ARRAY_TASK_ID")
+    env = {k: v for k, v in os.environ.items() if k not in engine_vars and k != "PYTEST_XDIST_WORKER"}
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--model=oracle", "-k", "mf_e_001",
+         "--shard", "auto", f"--report-dir={tmp_path / 'run'}"],
+        cwd=REPO, capture_output=True, text=True, timeout=300, env=env,
+    )  # fmt: skip
+    assert done.returncode == 4, done.stdout[-2000:] + done.stderr[-2000:]  # pytest's usage error
+    assert "--shard auto: neither JOB_COMPLETION_INDEX" in done.stderr
+    assert not (tmp_path / "run").exists()
