@@ -41,10 +41,41 @@ def _gate(record: Mapping[str, Any]) -> str:
     return "pass" if gate["passed"] else "FAIL"
 
 
+def flags_table(records: Sequence[Mapping[str, Any]]) -> Table | None:
+    """Per task, what its scores rest on: gate or none ("ungated"), a reference panel or one
+    anchor ("single anchor"), the config's format, metrics the release leaves unscored, metrics
+    whose orientation was inferred, and attachments the copy lacks."""
+    flags: dict[str, Mapping[str, Any]] = {}
+    for record in records:
+        found = (record.get("extra") or {}).get("task_flags")
+        if record.get("suite") == "tbmath" and isinstance(found, Mapping):
+            flags.setdefault(str(record.get("instance_id")), found)
+    if not flags:
+        return None
+    rows = tuple(
+        (
+            task_id,
+            str(item.get("gate", "–")),
+            str(item.get("references", "–")),
+            str(item.get("config_format", "–")),
+            str(len(item.get("unscored_metrics") or {})),
+            str(item.get("inferred_orientation", 0)),
+            "; ".join(item.get("missing_attachments") or ()) or "none",
+        )
+        for task_id, item in sorted(flags.items())
+    )
+    return Table(
+        "TB-MathModel task flags",
+        ("task", "gate", "references", "config", "unscored", "inferred orientation", "missing attachments"),
+        rows,
+    )
+
+
 def report_tables(records: Sequence[Mapping[str, Any]]) -> list[Table]:
     scored = _scored(records)
+    flags = flags_table(records)
     if not scored:
-        return []
+        return [flags] if flags else []
     by_task: dict[str, list[Mapping[str, Any]]] = defaultdict(list)
     for record in scored:
         by_task[str(record.get("instance_id"))].append(record)
@@ -109,4 +140,4 @@ def report_tables(records: Sequence[Mapping[str, Any]]) -> list[Table]:
             ),
         ),
     )
-    return [summary, per_task]
+    return [summary, per_task, *([flags] if flags else [])]

@@ -144,20 +144,28 @@ class TbMathSuite:
         return _FIXTURES
 
     def discover(self, dataset: Path) -> Sequence[InstanceRef]:
+        """Every task folder becomes one instance. A task that does not load is still listed
+        (labelled ``unloadable``): its case re-reads it and ends as a ``dataset_error`` naming the
+        file and field, so one damaged task never costs the others."""
         refs = []
         for root in tasks.discover(dataset):
-            task = tasks.load_task(root)
-            family = str(task.metadata.get("domain") or task.metadata.get("family") or "open_modeling")
+            try:
+                task = tasks.load_task(root)
+            except DatasetError:
+                family, split = "unloadable", "no"
+            else:
+                family = str(task.metadata.get("domain") or task.metadata.get("family") or "open_modeling")
+                split = "yes" if task.literature_split else "no"
             refs.append(
                 InstanceRef(
                     suite=SUITE_NAME,
-                    path=(task.task_id,),
+                    path=(root.name,),
                     labels={
                         "family": _marker(family),
-                        "subcategory": task.task_id,
+                        "subcategory": root.name,
                         "difficulty": "open",
-                        "instance_id": task.task_id,
-                        "literature_split": "yes" if task.literature_split else "no",
+                        "instance_id": root.name,
+                        "literature_split": split,
                     },
                     location=root,
                 )
@@ -221,6 +229,7 @@ class TbMathSuite:
             "artifact_path": task.artifact_path,
             "literature_split": task.literature_split,
             "agent_limits": self.limits.as_dict(),
+            "task_flags": task_flags(task),
         }
         if self.artifacts_dir is not None:
             raw = self._external_artifact(task)
@@ -238,6 +247,20 @@ class TbMathSuite:
             raw = episode.workspace.read(task.artifact_path)
             extra["source"] = "agent"
         return score_artifact(task, raw, extra, self.baseline, self.pass_at)
+
+
+def task_flags(task: tasks.Task) -> dict[str, Any]:
+    """What a reader of the record and the summary must know about the task itself: whether a
+    feasibility gate and a reference panel exist, the config's format, metrics the release leaves
+    unscored, orientations the default scoring had to infer, attachments the copy lacks."""
+    return {
+        "gate": "gated" if task.feasibility is not None else "ungated",
+        "references": (f"panel of {len(task.references)}" if len(task.references) > 1 else "single anchor"),
+        "config_format": task.config_format,
+        "unscored_metrics": {m.path: m.unscored for m in task.declared_metrics if m.unscored},
+        "inferred_orientation": len(task.inferred_orientation),
+        "missing_attachments": list(task.missing_attachments),
+    }
 
 
 def certify_artifact(args: argparse.Namespace) -> int:

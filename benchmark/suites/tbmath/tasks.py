@@ -21,11 +21,11 @@ import functools
 import json
 import math
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from benchmark.suites.tbmath import paths
+from benchmark.suites.tbmath import attachments, paths, release_config
 from benchmark.suites.tbmath.scoring import NAMED_DOMAINS, Domain, Metric, Reference
 from benchmark.verdict import DatasetError
 
@@ -34,6 +34,8 @@ SCORE_CONFIG = "tests/score_config.json"
 PANEL_FILE = "tests/reference_panel.json"
 FEASIBILITY_FILE = "tests/feasibility.json"
 EXPECTED_RESULT = "tests/expected_result.json"
+OFFICIAL_CHECKS = "tests/test_outputs.py"
+OFFICIAL_SCORER = "tests/score_result.py"
 DEFAULT_UNIT_THRESHOLD = 5.0
 
 
@@ -57,58 +59,94 @@ def _domain(raw: Any, where: str) -> Domain | None:
         low, high, low_open = NAMED_DOMAINS[raw]
         return Domain(low, high, low_open, raw)
     if isinstance(raw, list) and len(raw) == 2:
-        low = -math.inf if raw[0] is None else float(raw[0])
-        high = math.inf if raw[1] is None else float(raw[1])
+        low = -math.inf if raw[0] is None else release_config.finite(raw[0], f"{where}.domain[0]")
+        high = math.inf if raw[1] is None else release_config.finite(raw[1], f"{where}.domain[1]")
         return Domain(low, high, False, "domain")
     raise DatasetError(where, f"domain must be a name or [low, high], got {raw!r}")
 
 
-def _metrics(config: dict[str, Any], where: Path) -> tuple[Metric, ...]:
+def _metrics(
+    config: dict[str, Any], where: Path
+) -> tuple[tuple[Metric, ...], tuple[release_config.ReleaseMetric, ...]]:
     raw_metrics = config.get("metrics")
     if not isinstance(raw_metrics, list) or not raw_metrics:
         raise DatasetError(where, "'metrics' must be a non-empty list")
     cardinality = config.get("cardinality") or {}
-    threshold = float(config.get("noncomparable_unit_anchor_above", DEFAULT_UNIT_THRESHOLD))
+    if not isinstance(cardinality, dict):
+        raise DatasetError(f"{where}: cardinality", "must be an object of list path → count")
+    threshold = release_config.finite(
+        config.get("noncomparable_unit_anchor_above"),
+        f"{where}: noncomparable_unit_anchor_above",
+        DEFAULT_UNIT_THRESHOLD,
+    )
+    fmt = release_config.config_format(config)
     metrics: list[Metric] = []
+    declared: list[release_config.ReleaseMetric] = []
     for number, item in enumerate(raw_metrics):
         here = f"{where}: metrics[{number}]"
-        if not isinstance(item, dict) or not isinstance(item.get("path"), str):
-            raise DatasetError(here, "each metric needs a string 'path'")
+        entry = release_config.read_metric(item, fmt, here)
         try:
-            paths.parse(item["path"])
-            anchor = float(item["oracle_value"])
-            weight = float(item.get("score_weight", item.get("weight", 1.0)))
-            direction = str(item.get("semantic_direction", item.get("direction", "target_value")))
+            paths.parse(entry.path)
+            anchor = entry.oracle_value
             excluded = None
-            if weight == 0:
+            if entry.unscored is not None:
+                excluded = f"unscored: the release gives it no weight ({entry.unscored})"
+            elif entry.weight == 0:
                 excluded = "weight_zero: declared at weight 0, recorded but not scored"
             elif item.get("unit_pinned", True) is False and abs(anchor) > threshold:
                 excluded = (
                     f"non_comparable_unit: the anchor {anchor:g} is a raw index with no schema-pinned unit "
                     f"(|anchor| > {threshold:g})"
                 )
-            prefix = paths.list_prefix(item["path"])
+            prefix = paths.list_prefix(entry.path)
             if excluded is None and prefix is not None and prefix[0] in cardinality:
-                wanted = int(cardinality[prefix[0]])
+                count = cardinality[prefix[0]]
+                wanted = int(release_config.finite(count, f"{where}: cardinality.{prefix[0]}"))
                 if prefix[1] >= wanted:
                     excluded = f"surplus_item: the task asks for {wanted} items of {prefix[0]}"
             metrics.append(
                 Metric(
-                    path=item["path"],
+                    path=entry.path,
                     anchor=anchor,
-                    direction=direction,
-                    weight=weight,
-                    rel_scale=float(item.get("rel_scale", 0.12)),
-                    abs_scale=float(item.get("abs_scale", 1e-6)),
+                    direction=entry.direction,
+                    weight=entry.weight,
+                    rel_scale=entry.rel_scale,
+                    abs_scale=entry.abs_scale,
                     domain=_domain(item.get("domain"), here),
                     excluded=excluded,
                 )
             )
+            declared.append(entry)
         except DatasetError:
             raise
         except (KeyError, TypeError, ValueError, paths.PathError) as exc:
             raise DatasetError(here, f"bad metric entry ({exc})") from None
-    return tuple(metrics)
+    return tuple(metrics), tuple(declared)
+
+
+@dataclass(frozen=True)
+class Timeouts:
+    """``task.toml``'s ``[agent].timeout_sec`` and ``[verifier].timeout_sec`` (None when absent)."""
+
+    agent_s: float | None = None
+    verifier_s: float | None = None
+
+
+def _timeouts(info: dict[str, Any], where: Path) -> Timeouts:
+    found: list[float | None] = []
+    for table in ("agent", "verifier"):
+        block = info.get(table) or {}
+        if not isinstance(block, dict):
+            raise DatasetError(f"{where}: [{table}]", "must be a table")
+        raw = block.get("timeout_sec")
+        if raw is None:
+            found.append(None)
+            continue
+        value = release_config.finite(raw, f"{where}: {table}.timeout_sec")
+        if value <= 0:
+            raise DatasetError(f"{where}: {table}.timeout_sec", f"must be > 0, got {raw!r}")
+        found.append(value)
+    return Timeouts(found[0], found[1])
 
 
 @dataclass(frozen=True)
@@ -134,6 +172,27 @@ class Task:
     schema: Any
     literature_split: bool
     metadata: dict[str, Any]
+    config_format: str = "oriented"  # release_config.config_format of tests/score_config.json
+    declared_metrics: tuple[release_config.ReleaseMetric, ...] = ()
+    endpoints: release_config.Endpoints = field(default_factory=lambda: release_config.Endpoints(0.0, 1.0))
+    timeouts: Timeouts = field(default_factory=lambda: Timeouts())
+    missing_attachments: tuple[str, ...] = ()
+
+    @property
+    def official_verifier(self) -> tuple[Path, Path] | None:
+        """The task's own ``tests/test_outputs.py`` and ``tests/score_result.py``, when it ships both."""
+        checks, scorer = self.root / OFFICIAL_CHECKS, self.root / OFFICIAL_SCORER
+        return (checks, scorer) if checks.is_file() and scorer.is_file() else None
+
+    @property
+    def inferred_orientation(self) -> tuple[str, ...]:
+        """Paths of scored metrics whose direction the config does not give (the default scoring
+        assumes two-sided closeness for them)."""
+        return tuple(
+            m.path
+            for m in self.declared_metrics
+            if m.direction_source.startswith("inferred") and not m.unscored
+        )
 
     @property
     def data_dir(self) -> Path:
@@ -189,6 +248,8 @@ def _references(root: Path) -> tuple[tuple[Reference, ...], tuple[ReferenceScrip
         references.append(Reference(item["id"], values, item.get("exclusion_reason")))
         if isinstance(item.get("script"), str):
             script = root / item["script"]
+            if not attachments.inside(script, root):
+                raise DatasetError(f"{here}.script", f"{item['script']!r} leaves the task folder")
             if not script.is_file():
                 raise DatasetError(here, f"script {item['script']} does not exist")
             scripts.append(ReferenceScript(item["id"], script, str(item.get("model", ""))))
@@ -223,7 +284,10 @@ def load_task(root: Path) -> Task:
     config = _json(config_path)
     if not isinstance(config, dict):
         raise DatasetError(config_path, "the score configuration must be a JSON object")
-    metrics = _metrics(config, config_path)
+    metrics, declared = _metrics(config, config_path)
+    endpoints = release_config.read_endpoints(config, str(config_path))
+    timeouts = _timeouts(info, toml_path)
+    attachments.refuse_escaping_links(root, root / DATA_DIR)
     references, scripts, primary = _references(root)
     feasibility = None
     gate_path = root / FEASIBILITY_FILE
@@ -248,6 +312,11 @@ def load_task(root: Path) -> Task:
         schema=schema,
         literature_split=bool(metadata.get("literature_split", False)),
         metadata=metadata,
+        config_format=release_config.config_format(config),
+        declared_metrics=declared,
+        endpoints=endpoints,
+        timeouts=timeouts,
+        missing_attachments=attachments.missing(root, root / DATA_DIR, instruction),
     )
 
 

@@ -1,0 +1,148 @@
+"""Tasks in the public TB-MathModel release's formats (small tasks of our own under
+tests/data/tbmath_release): both score-config formats read completely, every task loads or becomes
+one dataset error naming the file and field, damaged and hostile folders are refused per task, and
+missing attachments are reported."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from benchmark.suites.tbmath import tasks
+from benchmark.suites.tbmath.suite import SUITE
+from benchmark.verdict import DatasetError
+from tests.conftest import REPO
+
+RELEASE = REPO / "tests" / "data" / "tbmath_release"
+
+
+def _copy(tmp_path: Path, *names: str) -> Path:
+    root = tmp_path / "release"
+    for name in names:
+        shutil.copytree(RELEASE / name, root / name)
+    tasks.load_task.cache_clear()
+    return root
+
+
+def _edit_config(task_root: Path, edit) -> None:
+    path = task_root / "tests" / "score_config.json"
+    config = json.loads(path.read_text())
+    edit(config)
+    path.write_text(json.dumps(config))
+    tasks.load_task.cache_clear()
+
+
+def test_the_endpoint_format_is_read_completely_with_orientation_from_the_config() -> None:
+    task = tasks.load_task(RELEASE / "route-budget")
+    assert task.config_format == "endpoint"
+    by_path = {m.path: m for m in task.declared_metrics}
+    served, length = by_path["model.stops_served"], by_path["model.round_km"]
+    assert (served.direction, served.baseline_value, served.outstanding_value) == ("higher_is_better", 12, 18)
+    assert (length.direction, length.baseline_value) == ("lower_is_better", 60)
+    assert served.normalization_mode == "baseline_to_outstanding_target_minmax"
+    assert all(m.direction_source.startswith("config") for m in (served, length))
+    # weight-0 and unscored metrics are kept, each with the release's reason, and not scored
+    assert by_path["model.depot"].unscored == "constant_endpoint"
+    assert by_path["model.hours"].unscored == "missing_baseline"
+    excluded = {m.path: m.excluded for m in task.metrics if m.excluded}
+    assert set(excluded) == {"model.depot", "model.hours"}
+    assert all(reason.startswith("unscored") for reason in excluded.values())
+    assert task.inferred_orientation == ()
+    assert (task.timeouts.agent_s, task.timeouts.verifier_s) == (1200.0, 20.0)
+    assert (task.endpoints.baseline, task.endpoints.outstanding) == (0.0, 1.0)
+
+
+def test_a_legacy_config_says_its_orientation_is_inferred_and_keeps_its_endpoints() -> None:
+    task = tasks.load_task(RELEASE / "shop-demand")
+    assert task.config_format == "legacy"
+    assert task.inferred_orientation == ("model.mean_daily_units", "model.peak_day", "plan.weekly_order")
+    assert {m.direction for m in task.metrics} == {"target_value"}
+    assert task.endpoints.baseline == 0.5
+    assert task.missing_attachments == ()
+
+
+@pytest.mark.parametrize(
+    ("edit", "field"),
+    [
+        (lambda c: c["metrics"][1].update(weight=float("inf")), "metrics[1].weight"),
+        (lambda c: c["metrics"][0].update(abs_scale=float("nan")), "metrics[0].abs_scale"),
+        (lambda c: c["metrics"][2].update(oracle_value=float("-inf")), "metrics[2].oracle_value"),
+        (lambda c: c["baseline_endpoint"].update(panel_score=float("nan")), "baseline_endpoint.panel_score"),
+    ],
+)
+def test_non_finite_numbers_in_a_config_are_refused_naming_file_and_field(tmp_path, edit, field) -> None:
+    root = _copy(tmp_path, "shop-demand") / "shop-demand"
+    _edit_config(root, edit)
+    assert (
+        "Infinity" in (root / "tests/score_config.json").read_text()
+        or "NaN" in (root / "tests/score_config.json").read_text()
+    )
+    with pytest.raises(DatasetError) as caught:
+        tasks.load_task(root)
+    assert "score_config.json" in str(caught.value) and field in str(caught.value)
+    assert "finite" in str(caught.value)
+
+
+def test_a_non_finite_timeout_in_task_toml_is_refused(tmp_path) -> None:
+    root = _copy(tmp_path, "shop-demand") / "shop-demand"
+    toml = root / "task.toml"
+    toml.write_text(toml.read_text().replace("timeout_sec = 30.0", "timeout_sec = nan"))
+    with pytest.raises(DatasetError, match=r"task.toml: verifier.timeout_sec: must be a finite number"):
+        tasks.load_task(root)
+
+
+def test_a_manifest_entry_missing_from_the_copy_is_reported() -> None:
+    task = tasks.load_task(RELEASE / "route-budget")
+    assert task.missing_attachments == (
+        "environment/data/repo/travel_times.csv (listed in source_manifest.json)",
+    )
+
+
+def test_a_gap_in_a_numbered_attachment_series_is_reported(tmp_path) -> None:
+    root = _copy(tmp_path, "shop-demand") / "shop-demand"
+    data = root / "environment" / "data" / "attachments"
+    for number in (1, 3):
+        (data / f"sheet{number}.csv").write_text("a\n1\n")
+    assert tasks.load_task(root).missing_attachments == (
+        "environment/data/attachments/sheet2.csv (probably missing: the numbered series has a gap)",
+    )
+
+
+def _hostile(root: Path, kind: str) -> str:
+    """Damage one task folder; returns what the dataset error must name."""
+    if kind == "escaping attachment link":
+        os.symlink("/etc/hostname", root / "environment" / "data" / "attachments" / "host.txt")
+        return "host.txt"
+    if kind == "artifact path with ..":
+        toml = root / "task.toml"
+        toml.write_text(toml.read_text().replace("/root/results/", "/root/../etc/"))
+        return "task.toml"
+    panel = {"references": [{"id": "r", "values": {}, "script": "../../outside.py"}]}
+    (root / "tests" / "reference_panel.json").write_text(json.dumps(panel))
+    return "reference_panel.json: references[0].script"
+
+
+@pytest.mark.parametrize(
+    "kind", ["escaping attachment link", "artifact path with ..", "reference script outside the task"]
+)
+def test_a_hostile_task_is_one_dataset_error_and_the_others_still_load(tmp_path, kind) -> None:
+    root = _copy(tmp_path, "shop-demand", "route-budget")
+    named = _hostile(root / "shop-demand", kind)
+    refs = SUITE.discover(root)  # never raises for one bad task
+    assert [r.labels["instance_id"] for r in refs] == ["route-budget", "shop-demand"]
+    assert refs[1].labels["family"] == "unloadable"
+    with pytest.raises(DatasetError) as caught:
+        tasks.load_task(root / "shop-demand")
+    assert named in str(caught.value)
+    assert tasks.load_task(root / "route-budget").task_id == "route-budget"
+
+
+def test_a_task_that_does_not_load_does_not_stop_discovery(tmp_path) -> None:
+    root = _copy(tmp_path, "shop-demand", "route-budget")
+    (root / "route-budget" / "tests" / "score_config.json").write_text("{broken")
+    refs = SUITE.discover(root)
+    assert [r.labels["family"] for r in refs] == ["unloadable", "inventory"]
