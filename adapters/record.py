@@ -31,10 +31,12 @@ __all__ = ["CallLog", "RecordingSummary", "ReplayRecorder"]
 
 @dataclass
 class CallLog:
-    """Wraps the run's adapter for one case and keeps every turn (request key, completion), in order."""
+    """Wraps the run's adapter for one case and keeps every turn (request key, completion), in order,
+    and beside it the request as sent (``requests[i]`` asked ``turns[i]``), for the record's transcript."""
 
     inner: ModelAdapter
     turns: list[tuple[str, Completion]] = field(default_factory=list)
+    requests: list[CompletionRequest] = field(default_factory=list)
     name: str = field(init=False)
 
     def __post_init__(self) -> None:
@@ -46,6 +48,7 @@ class CallLog:
     def complete(self, request: CompletionRequest) -> Completion:
         completion = self.inner.complete(request)
         self.turns.append((request.case_key, completion))
+        self.requests.append(request)
         return completion
 
 

@@ -34,6 +34,7 @@ __all__ = [
     "ModelsFile",
     "ReplayLine",
     "RunManifest",
+    "SentMessage",
     "Turn",
     "ValidationError",
     "problems",
@@ -42,8 +43,23 @@ __all__ = [
 SCHEMA_VERSION = 1
 
 
+class SentMessage(BaseModel):
+    """A message of a request as it was sent: its text (an ``[image: NAME]`` marker where an image
+    sat), the images by name, hash and path, and the tool calls or tool answer it carried."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    role: str
+    text: str
+    images: list[dict[str, str]] = Field(default_factory=list)
+    tool_calls: list[dict[str, str]] = Field(default_factory=list)
+    tool_call_id: str | None = None
+
+
 class Turn(BaseModel):
-    """One model call of a case: the request key it was asked under and the raw response."""
+    """One model call of a case: the request key it was asked under, what was sent (the messages
+    after the ``context_messages`` it shares with the case's previous call, so a long agent episode
+    is not stored once per turn) and the raw response with its tool calls, usage, time and cost."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -53,6 +69,11 @@ class Turn(BaseModel):
     usage: dict[str, int | None] = Field(default_factory=dict)
     model_id: str | None = None
     cache_hit: bool = False
+    context_messages: int = Field(default=0, ge=0)
+    messages: list[SentMessage] = Field(default_factory=list)
+    tool_calls: list[dict[str, str]] = Field(default_factory=list)
+    latency_s: float | None = None
+    cost_usd: float | None = None
 
 
 class CaseRecord(BaseModel):

@@ -13,6 +13,7 @@ from typing import Any
 from adapters.record import CallLog
 from benchmark import HARNESS_VERSION
 from benchmark.cases import Case
+from benchmark.messages import Message, ToolCall
 from benchmark.plugin.configuration import BenchRun
 from benchmark.verdict import Verdict
 
@@ -20,6 +21,8 @@ from benchmark.verdict import Verdict
 TRACEBACK_TAIL_CHARS = 4000
 #: Characters of each output stream (stdout, stderr) of the generated code kept in its record.
 OUTPUT_TAIL_CHARS = 8000
+#: Characters of each sent message's text kept in its record's transcript (head and tail).
+SENT_TEXT_CHARS = 20_000
 
 
 def base_record(case: Case, run: BenchRun, dataset: dict[str, str], sandbox: str | None) -> dict[str, Any]:
@@ -59,20 +62,80 @@ def verdict_fields(verdict: Verdict) -> dict[str, Any]:
     }
 
 
+def end_reason(record: dict[str, Any]) -> str:
+    """Why the case's model side ended, for the report: the suite's own ``end_reason`` (an agent
+    episode's turn or time limit, say) when its ``extra`` states one at the top or one level down,
+    else what the last model call's finish says, or the fault that stopped the case first."""
+    extra = record.get("extra") or {}
+    stated = [extra.get("end_reason")]
+    stated += [value.get("end_reason") for value in extra.values() if isinstance(value, dict)]
+    reason = next((str(value) for value in stated if isinstance(value, str) and value), None)
+    if reason is not None:
+        return reason
+    if record.get("outcome") in ("error", "skipped") and not record.get("turns"):
+        return f"no model answer: {record.get('category')}"
+    calls = record.get("turns") or []
+    if not calls:
+        return "no model call"
+    finish = calls[-1].get("finish_reason")
+    return "truncated at the token limit" if finish == "length" else f"model finished ({finish})"
+
+
 def tail(text: str, limit: int) -> str:
     return text if len(text) <= limit else f"[… {len(text) - limit} characters cut]\n{text[-limit:]}"
 
 
 def turns(calls: CallLog) -> list[dict[str, Any]]:
-    """Every model call of the case, in order: the request key and the raw response."""
-    return [
-        {
-            "key": key,
-            "response": completion.text,
-            "finish_reason": completion.finish_reason,
-            "usage": dataclasses.asdict(completion.usage),
-            "model_id": completion.model_id,
-            "cache_hit": completion.cache_hit,
-        }
-        for key, completion in calls.turns
-    ]
+    """Every model call of the case, in order: the request key, what was sent that the previous
+    call had not sent (see :class:`benchmark.schema.Turn`), the raw response and its tool calls."""
+    out = []
+    previous: tuple[Message, ...] = ()
+    for index, (key, completion) in enumerate(calls.turns):
+        sent = calls.requests[index].messages if index < len(calls.requests) else ()
+        shared = _shared_prefix(previous, sent)
+        previous = sent
+        out.append(
+            {
+                "key": key,
+                "response": completion.text,
+                "finish_reason": completion.finish_reason,
+                "usage": dataclasses.asdict(completion.usage),
+                "model_id": completion.model_id,
+                "cache_hit": completion.cache_hit,
+                "context_messages": shared,
+                "messages": [sent_message(message) for message in sent[shared:]],
+                "tool_calls": [_tool_call(call) for call in completion.tool_calls],
+                "latency_s": round(completion.latency_s, 4),
+                "cost_usd": completion.cost_usd,
+            }
+        )
+    return out
+
+
+def _shared_prefix(previous: tuple[Message, ...], sent: tuple[Message, ...]) -> int:
+    count = 0
+    for before, now in zip(previous, sent, strict=False):
+        if before != now:
+            break
+        count += 1
+    return count
+
+
+def sent_message(message: Message) -> dict[str, Any]:
+    """A message as the record keeps it: text clipped to :data:`SENT_TEXT_CHARS` (head and tail),
+    images by name, hash and path (the report draws thumbnails from the path while it exists)."""
+    text = message.plain_text()
+    if len(text) > SENT_TEXT_CHARS:
+        half = SENT_TEXT_CHARS // 2
+        text = f"{text[:half]}\n[… {len(text) - SENT_TEXT_CHARS} characters cut]\n{text[-half:]}"
+    return {
+        "role": message.role,
+        "text": text,
+        "images": [{"name": i.name, "sha256": i.sha256, "path": str(i.path)} for i in message.images()],
+        "tool_calls": [_tool_call(call) for call in message.tool_calls],
+        "tool_call_id": message.tool_call_id,
+    }
+
+
+def _tool_call(call: ToolCall) -> dict[str, str]:
+    return {"id": call.call_id, "name": call.name, "arguments": tail(call.arguments, OUTPUT_TAIL_CHARS)}

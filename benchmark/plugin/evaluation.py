@@ -24,12 +24,13 @@ from adapters.base import AdapterError, ModelAdapter, OracleUnavailable
 from adapters.cache import CachedAdapter
 from adapters.record import CallLog, ReplayRecorder
 from benchmark.cases import Case
-from benchmark.plugin.case_record import TRACEBACK_TAIL_CHARS, base_record, turns, verdict_fields
+from benchmark.plugin.case_record import TRACEBACK_TAIL_CHARS, base_record, end_reason, turns, verdict_fields
 from benchmark.plugin.collection import CASE_FIXTURE, is_case_item
 from benchmark.plugin.configuration import BenchRun, hidden_paths
 from benchmark.plugin.model_side import ModelSide, build_model_side, share_of
 from benchmark.prefetch import GenerationPhase
 from benchmark.records import append_record, finished_cases
+from benchmark.reporting.junit import CASE_PROPERTIES
 from benchmark.run import now_iso
 from benchmark.sandbox import Limits, Sandbox, create_sandbox, kind_for_option
 from benchmark.suites.base import CaseContext, Suite
@@ -124,17 +125,7 @@ class CaseEvaluation:
         record = runtime.finished.get(case.key)
         if record is None:
             record = self._evaluate(case, runtime, self.run.run.results)
-        for key in (
-            "family",
-            "subcategory",
-            "difficulty",
-            "category",
-            "returned_objective",
-            "expected_objective",
-        ):
-            if record.get(key) is not None:
-                node.user_properties.append((key, record[key]))
-        node.user_properties.append(("outcome", record["outcome"]))
+        node.user_properties.extend(junit_case_properties(record, self.run.suite))
         if record["outcome"] == "skipped":
             pytest.skip(f"[{record['category']}] {record['detail']}")
         if record["outcome"] == "error":
@@ -152,7 +143,7 @@ class CaseEvaluation:
         context = CaseContext(
             case=case,
             adapter=calls,
-            models=lambda alias: CallLog(runtime.other(alias), calls.turns),
+            models=lambda alias: CallLog(runtime.other(alias), calls.turns, calls.requests),
             sandbox=runtime.sandbox,
             limits=runtime.limits,
             objective_only=options.objective_only,
@@ -201,6 +192,7 @@ class CaseEvaluation:
         if problem is not None:
             outcome, category, detail = problem
             record.update({"outcome": outcome, "passed": False, "category": category, "detail": detail})
+        record["end_reason"] = end_reason(record)
         append_record(results, record)
         if options.record is not None:
             ReplayRecorder(options.record).append(case.key, calls.turns)
@@ -208,6 +200,21 @@ class CaseEvaluation:
 
 
 EVALUATION = pytest.StashKey[CaseEvaluation]()
+
+
+def junit_case_properties(record: dict[str, Any], suite: Suite) -> list[tuple[str, Any]]:
+    """A case's JUnit properties: its labels, verdict, tokens, cost and time. The returned and
+    expected objective are named after what the suite's number is (its optional
+    ``objective_label``, e.g. ``O-Eval`` → ``returned_o_eval``; ``objective`` when not declared)."""
+    slug = str(getattr(suite, "objective_label", "objective")).lower().replace("-", "_").replace(" ", "_")
+    names = {"returned_objective": f"returned_{slug}", "expected_objective": f"expected_{slug}"}
+    properties = [
+        (names.get(key, key), record[key])
+        for key in (*suite.labels, "category", "returned_objective", "expected_objective", *CASE_PROPERTIES)
+        if record.get(key) is not None
+    ]
+    properties.append(("outcome", record["outcome"]))
+    return properties
 
 
 def checked_verdict(suite: Suite, verdict: Verdict) -> Verdict:

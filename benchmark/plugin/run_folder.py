@@ -21,7 +21,8 @@ from benchmark.ledger import LEDGER_FILE, RequestLedger
 from benchmark.plugin.collection import SELECTION
 from benchmark.plugin.configuration import BenchRun, hidden_paths
 from benchmark.records import latest_by_case, read_records
-from benchmark.reporting.baseline import add_junit_properties, junit_properties, run_gate
+from benchmark.reporting.baseline import junit_properties, run_gate
+from benchmark.reporting.junit import label_junit
 from benchmark.reporting.run_reports import summarize_run, write_summary
 from benchmark.reporting.shards import parse_shard
 from benchmark.run import RunPaths, git_revision, now_iso, package_versions, read_manifest, write_manifest
@@ -91,12 +92,15 @@ class RunFolder:
         )
 
     def pytest_unconfigure(self, config: pytest.Config) -> None:
-        """The gate's decision as JUnit testsuite properties (junitxml has written the file by now)."""
+        """The JUnit file for dashboards (junitxml has written it by now): classnames by suite and
+        grouping, the run's facts and the gate's decision as testsuite properties."""
         outcome = config.stash.get(OUTCOME, None)
         xmlpath = getattr(config.option, "xmlpath", None)
-        if outcome is None or not xmlpath or not outcome.summary["run"].get("gate"):
+        if outcome is None or not xmlpath:
             return
-        add_junit_properties(Path(xmlpath), junit_properties(outcome.summary["run"]["gate"]))
+        gate = outcome.summary["run"].get("gate")
+        records = list(latest_by_case(read_records(self.paths.results)).values())
+        label_junit(Path(xmlpath), outcome.summary, records, junit_properties(gate) if gate else None)
 
     def _descriptions(self) -> tuple[dict[str, object], dict[str, object]]:
         if self._described is None:

@@ -154,6 +154,8 @@ class Suite(Protocol):
     harness error."""
     # Optional: ``model_options``, the long options (``--modifier-model``) whose value is a model
     # alias the suite asks besides the model under test; ``rescore`` points them at the run's log.
+    # Optional: ``objective_label``, what a record's returned/expected objective measures when it is
+    # not an objective value (tbmath: ``O-Eval``); JUnit properties are named after it.
 
     def add_commands(self, add_command: Callable[..., argparse.ArgumentParser]) -> None:
         """Register the suite's ``python -m benchmark`` subcommands (dataset generation, checks)

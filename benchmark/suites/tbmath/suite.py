@@ -82,6 +82,8 @@ class TbMathSuite:
         Grouping("literature_split", order=("no", "yes"), markers=False),
     )
     failure_categories: tuple[str, ...] = (*EXECUTION_CATEGORIES, "infeasible_solution", "wrong_objective")
+    #: What the record's returned/expected "objective" is here: the O-Eval score (JUnit, reports).
+    objective_label = "O-Eval"
 
     def __init__(self) -> None:
         self.limits = AgentLimits()
