@@ -20,13 +20,21 @@ class AdapterError(Exception):
     """An infrastructure fault while getting a completion (never a model failure)."""
 
     def __init__(
-        self, message: str, *, kind: str = "api_error", status: int | None = None, retries: int = 0
+        self,
+        message: str,
+        *,
+        kind: str = "api_error",
+        status: int | None = None,
+        retries: int = 0,
+        reason: str | None = None,
     ) -> None:
         super().__init__(message)
         self.kind = kind
         self.status = status
         self.retries = retries
         """Attempts after the first that this request made before it failed."""
+        self.reason = reason
+        """The fault itself, without the case (what a message about the endpoint as a whole says)."""
 
 
 class OracleUnavailable(Exception):

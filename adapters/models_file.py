@@ -27,6 +27,15 @@ DEFAULT_FILENAME = "models.toml"
 
 TokenLimitParam = Literal["max_tokens", "max_completion_tokens"]
 
+RESERVED_BODY_KEYS = (
+    "model", "messages", "n", "stream", "stream_options", "tools",
+    "temperature", "seed", "max_tokens", "max_completion_tokens",
+)  # fmt: skip
+"""Request fields the adapter sets itself and the run records (model id, prompt, decoding, tools),
+or that change the reply's shape (``n`` choices, a stream). ``extra_body`` is merged over the body
+the client builds, so one of these there would silently replace what the manifest and every record
+say was sent; the models file refuses them instead."""
+
 
 class ModelsFileError(ValueError):
     """The models file is missing, is not valid TOML, or has a field of the wrong type or value."""
@@ -154,6 +163,13 @@ def _first_problem(path: Path, error: ValidationError) -> str:
 
 
 def _spec(path: Path, alias: str, entry: ModelEntry) -> ModelSpec:
+    reserved = [key for key in entry.extra_body or {} if key in RESERVED_BODY_KEYS]
+    if reserved:
+        raise ModelsFileError(
+            f"models file {path}, [models.{alias}]: field 'extra_body.{reserved[0]}' is not allowed: "
+            f"the harness sets {', '.join(RESERVED_BODY_KEYS)} itself and records them (use the fields "
+            "model, max_output_tokens, max_tokens_param and supports_temperature instead)"
+        )
     defaults = RetryPolicy()
 
     def either(value: Any, default: Any) -> Any:

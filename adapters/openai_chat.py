@@ -7,7 +7,10 @@ harness must tell "the endpoint failed" (re-run with ``--resume``) from "the mod
 
 Transient faults (408/409/425/429/5xx, timeouts, broken connections, a garbled or choiceless reply)
 are retried by :mod:`adapters.retry` under the alias's policy; the ``openai`` client's own retries are
-switched off so that one policy, with one bound on total time, decides.
+switched off so that one policy, with one bound on total time, decides. Until the endpoint has
+answered once in this process, a fault that says it cannot be used at all (no connection, or the key
+refused) gets only :data:`UNREACHABLE_BUDGET_S` of retries: a wrong ``base_url`` or key then shows in
+seconds, not after the full backoff of every case.
 """
 
 from __future__ import annotations
@@ -34,6 +37,18 @@ that were not configured to receive one."""
 
 _MAX_ERROR_CHARS = 500
 
+UNREACHABLE_BUDGET_S = 5.0
+"""How long a request retries "cannot connect" (refused, unknown host, TLS) before the endpoint has
+ever answered: a few attempts under the default backoff (waits of 0.5-1 s, 1-2 s, 2-4 s)."""
+
+AUTH_STATUSES = frozenset({401, 403})
+"""The key is missing, wrong or not allowed this model: no retry or wait changes that."""
+
+_CONNECT_FAILURES = frozenset({"ConnectError", "ConnectTimeout"})
+"""The transport's exception names (httpx and its successors alike) for a connection that was never
+made: a refused port, an unknown host, a failed TLS handshake. A connection that broke after it was
+made (``ReadError``, ``RemoteProtocolError``) is a flaky endpoint, not an unreachable one."""
+
 
 class OpenAIChatAdapter:
     """Sends each request to ``spec.base_url`` via the ``openai`` client's ``chat.completions``.
@@ -47,6 +62,8 @@ class OpenAIChatAdapter:
         self.name = spec.alias
         self._client: openai.OpenAI | None = None
         self._lock = threading.Lock()
+        self._answered = False
+        """The endpoint has answered an attempt of this process (with anything but 401/403)."""
 
     def describe(self) -> dict[str, object]:
         """What the run manifest records; names the key's environment variable, never the key."""
@@ -127,6 +144,7 @@ class OpenAIChatAdapter:
             spec.retry,
             where=where,
             on_retry=lambda: retries.append(None),
+            unreachable_budget_s=None if self._answered else UNREACHABLE_BUDGET_S,
         )
         choice = response.choices[0]
         usage = response.usage
@@ -148,11 +166,15 @@ class OpenAIChatAdapter:
             ),
         )
 
-    @staticmethod
-    def _attempt(client: openai.OpenAI, kwargs: dict[str, Any]) -> tuple[Any, float]:
+    def _attempt(self, client: openai.OpenAI, kwargs: dict[str, Any]) -> tuple[Any, float]:
         """One request; a reply without choices is a fault (retried like a garbled body)."""
         start = time.perf_counter()
-        response = client.chat.completions.create(**kwargs)
+        try:
+            response = client.chat.completions.create(**kwargs)
+        except openai.APIStatusError as exc:
+            self._answered = self._answered or exc.status_code not in AUTH_STATUSES
+            raise
+        self._answered = True
         latency = time.perf_counter() - start
         if not response.choices:
             raise _NoChoices
@@ -183,18 +205,29 @@ class OpenAIChatAdapter:
         """What went wrong in one attempt, and whether trying again can help; never names the key."""
         timeout = self.spec.request_timeout_s
         # Order matters: APITimeoutError is an APIConnectionError, RateLimitError an APIStatusError.
+        never_connected = type(exc.__cause__).__name__ in _CONNECT_FAILURES
         if isinstance(exc, openai.APITimeoutError):
+            if never_connected:
+                return Fault(f"could not connect within {timeout:g}s", retryable=True, unreachable=True)
             return Fault(f"timed out after {timeout:g}s", retryable=True)
         if isinstance(exc, openai.APIConnectionError):
-            return Fault(f"could not connect or the connection broke ({_short(str(exc))})", retryable=True)
+            if never_connected:
+                cause = _short(str(exc.__cause__))
+                return Fault(f"could not connect ({cause})", retryable=True, unreachable=True)
+            return Fault(f"the connection broke ({_short(str(exc))})", retryable=True)
         if isinstance(exc, openai.APIStatusError):
             status = exc.status_code
             label = "rate limited (HTTP 429)" if status == 429 else f"HTTP {status}"
+            if status in AUTH_STATUSES:
+                env = self.spec.api_key_env
+                refused = f"the key in ${env} was refused" if env else "refused without a key (api_key_env)"
+                label += f", {refused}"
             return Fault(
                 f"{label}: {_short(exc.message)}",
                 retryable=is_retryable_status(status),
                 status=status,
                 retry_after_s=retry_after_s(exc.response.headers),
+                unreachable=status in AUTH_STATUSES,
             )
         if isinstance(exc, _NoChoices):
             return Fault("the reply had no choices", retryable=True)

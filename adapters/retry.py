@@ -11,6 +11,13 @@ come back together. A ``Retry-After`` (seconds or an HTTP date) or ``retry-after
 server replaces the computed wait: the server knows when it will take the request. A wait that would
 end past the total budget is not taken; the call fails at once with the last fault.
 
+An endpoint that cannot be used at all (no connection: refused, unknown host, TLS; or credentials
+refused: 401/403) is another matter when it has never answered: backing off for minutes only delays
+"nothing works". Such a fault is marked ``unreachable``; the caller passes ``unreachable_budget_s``
+while its endpoint has not answered yet, and then a few attempts within that budget decide, and the
+error's kind is ``endpoint_unreachable`` (the request gate stops the session's other requests on it,
+:mod:`benchmark.limiter`). Rate limits and 5xx keep the full policy.
+
 This module knows nothing about HTTP clients: the adapter classifies its own exceptions into
 :class:`Fault` values and hands :func:`call_with_retries` one attempt as a callable.
 """
@@ -29,6 +36,7 @@ from adapters.base import AdapterError
 
 __all__ = [
     "RETRYABLE_STATUSES",
+    "UNREACHABLE",
     "Fault",
     "RetryPolicy",
     "call_with_retries",
@@ -39,6 +47,9 @@ __all__ = [
 RETRYABLE_STATUSES = frozenset({408, 409, 425, 429})
 """Request timeout, conflict (a concurrent request on the same resource), too early, too many
 requests; every 5xx is retryable as well (:func:`is_retryable_status`)."""
+
+UNREACHABLE = "endpoint_unreachable"
+"""The :class:`AdapterError` kind of a request that found the endpoint unusable before it ever answered."""
 
 T = TypeVar("T")
 
@@ -72,6 +83,9 @@ class Fault:
     retryable: bool
     status: int | None = None
     retry_after_s: float | None = None
+    unreachable: bool = False
+    """No connection could be made, or the credentials were refused: the endpoint is unusable as
+    configured (as opposed to busy or failing now and then)."""
 
 
 def retry_after_s(headers: Mapping[str, str], now: float | None = None) -> float | None:
@@ -111,6 +125,7 @@ def call_with_retries(
     clock: Callable[[], float] = time.monotonic,
     rng: random.Random | None = None,
     on_retry: Callable[[], None] | None = None,
+    unreachable_budget_s: float | None = None,
 ) -> T:
     """``attempt()`` until it returns, a fault is not retryable, or the policy is spent.
 
@@ -118,6 +133,8 @@ def call_with_retries(
     fault becomes an :class:`AdapterError` (``api_error``) whose message says ``where``, how many
     attempts were made over how long, and what the last fault was, and carries the retry count;
     ``on_retry`` is called before each retry (an adapter counts them for the completion).
+    ``unreachable_budget_s``: the total time an ``unreachable`` fault may be retried (the caller
+    gives it while its endpoint never answered); the error's kind is then :data:`UNREACHABLE`.
     """
     rng = rng if rng is not None else random.Random()
     started = clock()
@@ -135,7 +152,9 @@ def call_with_retries(
             wait = fault.retry_after_s
             if wait is None:
                 wait = policy.backoff_s(attempts - 1, rng)
-            fits = elapsed + wait <= policy.max_total_s
+            fail_fast = fault.unreachable and unreachable_budget_s is not None
+            budget = min(policy.max_total_s, unreachable_budget_s) if fail_fast else policy.max_total_s
+            fits = elapsed + wait <= budget
             if not (fault.retryable and retries_left and fits):
                 if not fault.retryable:
                     why = "not retryable"
@@ -144,11 +163,16 @@ def call_with_retries(
                 else:
                     why = (
                         f"gave up after {attempts} attempts in {elapsed:.1f}s: the next wait ({wait:.1f}s) "
-                        f"would pass the {policy.max_total_s:g}s retry budget"
+                        f"would pass the {budget:g}s "
+                        + ("budget for an endpoint that never answered" if fail_fast else "retry budget")
                     )
                 _log.warning("%s: %s: %s", where, fault.description, why)
                 raise AdapterError(
-                    f"{where}: {fault.description} ({why})", status=fault.status, retries=attempts - 1
+                    f"{where}: {fault.description} ({why})",
+                    kind=UNREACHABLE if fail_fast else "api_error",
+                    status=fault.status,
+                    retries=attempts - 1,
+                    reason=fault.description,
                 ) from exc
             _log.info("%s: %s; retry %d in %.1fs", where, fault.description, attempts, wait)
             if on_retry is not None:

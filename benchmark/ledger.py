@@ -16,6 +16,7 @@ import json
 import threading
 from collections.abc import Mapping
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +36,15 @@ class SessionSpend:
     failed: int = 0
     cost_usd: float = 0.0
     retries: int = 0
+    unreachable: str | None = None
+    """Why the endpoint could not be used, from the first request that found it so before it ever
+    answered (a line with ``unreachable``), or None."""
+
+    @property
+    def endpoint_down(self) -> bool:
+        """Some request found the endpoint unusable and none of this session succeeded: the rest
+        would fail the same way, so the gate sends no more (:mod:`benchmark.limiter`)."""
+        return self.unreachable is not None and self.failed == self.requests
 
 
 class RequestLedger:
@@ -48,7 +58,11 @@ class RequestLedger:
         self._totals = SessionSpend()
 
     def append(self, entry: Mapping[str, Any]) -> None:
-        append_lines(self.path, json.dumps({"session": self.session, **entry}, sort_keys=True) + "\n")
+        """One line for a request sent: ``at`` (UTC, milliseconds) is when the line was written,
+        that is when the request's answer or failure came back."""
+        at = datetime.now(UTC).isoformat(timespec="milliseconds")
+        line = {"session": self.session, "at": at, **entry}
+        append_lines(self.path, json.dumps(line, sort_keys=True) + "\n")
 
     def spend(self) -> SessionSpend:
         """This session's totals over every process's lines so far (reads only what is new)."""
@@ -63,6 +77,7 @@ class RequestLedger:
             self._offset += len(complete)
             totals = self._totals
             requests, failed, cost, retries = totals.requests, totals.failed, totals.cost_usd, totals.retries
+            unreachable = totals.unreachable
             for raw in complete.splitlines():
                 try:
                     entry = json.loads(raw)
@@ -74,5 +89,9 @@ class RequestLedger:
                 failed += int(not entry.get("ok", False))
                 cost += float(entry.get("cost_usd") or 0.0)
                 retries += int(entry.get("retries") or 0)
-            self._totals = SessionSpend(requests=requests, failed=failed, cost_usd=cost, retries=retries)
+                if unreachable is None and entry.get("unreachable"):
+                    unreachable = str(entry["unreachable"])
+            self._totals = SessionSpend(
+                requests=requests, failed=failed, cost_usd=cost, retries=retries, unreachable=unreachable
+            )
             return self._totals

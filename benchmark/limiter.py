@@ -11,7 +11,11 @@ between the response cache and the real adapter (a cache hit never reaches it). 
   ``--max-cost``: the case becomes ``api_error`` ("budget exhausted") and ``--resume`` runs it later.
   The check runs before each request, so requests already in flight when the cap is crossed finish
   (the overshoot is at most one request per slot);
-- appends each request it sent, succeeded or not, to the ledger.
+- appends each request it sent, succeeded or not, to the ledger;
+- stops sending once a request of the session found the endpoint unusable before any succeeded
+  (``endpoint_unreachable``: no connection, or the key refused; see :mod:`adapters.retry`): the
+  ledger carries the reason to every xdist worker, and each later case becomes ``api_error`` with
+  that one reason, in seconds rather than after every case's full backoff.
 
 It keeps the inner adapter's ``describe()`` unchanged: the cache key is built from it.
 """
@@ -23,9 +27,10 @@ import threading
 import time
 
 from adapters.base import AdapterError, Completion, CompletionRequest, ModelAdapter
-from benchmark.ledger import RequestLedger
+from adapters.retry import UNREACHABLE
+from benchmark.ledger import RequestLedger, SessionSpend
 
-__all__ = ["GatedAdapter"]
+__all__ = ["GatedAdapter", "endpoint_down_line"]
 
 _log = logging.getLogger("optbench.limiter")
 
@@ -59,25 +64,45 @@ class GatedAdapter:
             check(request)
 
     def complete(self, request: CompletionRequest) -> Completion:
-        self._check_budget(request)
+        self._check_sendable(request)
         with self.permits:
-            self._check_budget(request)  # the wait for a slot may have been long
+            self._check_sendable(request)  # the wait for a slot may have been long
             started = time.perf_counter()
             try:
                 completion = self.inner.complete(request)
             except AdapterError as exc:
                 wall_s = time.perf_counter() - started
-                self._log(request, ok=False, wall_s=wall_s, error=str(exc), retries=exc.retries)
+                unreachable = None
+                if exc.kind == UNREACHABLE:
+                    described = self.inner.describe()
+                    where = described.get("endpoint") or described.get("adapter")
+                    unreachable = f"{self.name} at {where}: {exc.reason or exc}"
+                self._log(
+                    request,
+                    ok=False,
+                    wall_s=wall_s,
+                    error=str(exc),
+                    retries=exc.retries,
+                    unreachable=unreachable,
+                )
                 raise
             # Logged before the slot is released, so the next request's budget check sees this cost.
             wall_s = time.perf_counter() - started
             self._log(request, ok=True, wall_s=wall_s, completion=completion, retries=completion.retries)
         return completion
 
-    def _check_budget(self, request: CompletionRequest) -> None:
-        if self.max_cost_usd is None or self.ledger is None:
+    def _check_sendable(self, request: CompletionRequest) -> None:
+        """Refuse to send when the session found the endpoint down or spent its budget."""
+        if self.ledger is None:
             return
-        spent = self.ledger.spend().cost_usd
+        spend = self.ledger.spend()
+        if spend.endpoint_down:
+            raise AdapterError(
+                f"not sent: {endpoint_down_line(spend)} (case {request.case_key})", kind=UNREACHABLE
+            )
+        if self.max_cost_usd is None:
+            return
+        spent = spend.cost_usd
         if spent >= self.max_cost_usd:
             _log.warning(
                 "budget exhausted (%.4f of %g USD): %s not sent", spent, self.max_cost_usd, request.case_key
@@ -97,11 +122,14 @@ class GatedAdapter:
         completion: Completion | None = None,
         error: str | None = None,
         retries: int = 0,
+        unreachable: str | None = None,
     ) -> None:
         if self.ledger is None:
             return
+        model_id = completion.model_id if completion is not None else self.describe().get("model_id")
         entry: dict[str, object] = {
             "case": request.case_key,
+            "model_id": model_id,
             "ok": ok,
             "wall_s": round(wall_s, 4),
             "retries": retries,
@@ -117,4 +145,15 @@ class GatedAdapter:
             )
         if error is not None:
             entry["error"] = error
+        if unreachable is not None:
+            entry["unreachable"] = unreachable
         self.ledger.append(entry)
+
+
+def endpoint_down_line(spend: SessionSpend) -> str:
+    """The one reason every unsent case gives, and the terminal prints at the top and the bottom."""
+    return (
+        f"the endpoint cannot be used ({spend.unreachable}); no request of this session succeeded, so "
+        "no more are sent and the remaining cases are api_error: fix base_url or the key in the models "
+        "file, then run again with --resume"
+    )

@@ -19,7 +19,7 @@ import pytest
 
 from adapters import AdapterError, CompletionRequest, Decoding
 from adapters.cache import CachedAdapter
-from adapters.models_file import load_models_file
+from adapters.models_file import ModelsFileError, load_models_file
 from adapters.openai_chat import OpenAIChatAdapter
 from adapters.retry import Fault, RetryPolicy, call_with_retries, retry_after_s
 from benchmark.cases import InstanceRef
@@ -431,3 +431,32 @@ def test_requests_in_flight_do_not_depend_on_workers(tmp_path: Path, no_proxy: N
         assert cases >= 40, run.output[-3000:]
         assert len(server.requests) == cases  # every request sent once, prefetched or not
         assert 6 <= server.peak_in_flight <= 8, (workers, server.peak_in_flight)
+
+
+# ---------------------------------------------------------------------------------------------------
+# The models file's extra_body cannot replace what the harness sends and records
+
+
+@pytest.mark.parametrize("key", ["model", "messages", "n", "stream", "temperature", "max_tokens", "tools"])
+def test_extra_body_may_not_set_a_field_the_harness_sends(tmp_path: Path, key: str) -> None:
+    path = tmp_path / "models.toml"
+    path.write_text(
+        '[models.loop]\nbase_url = "http://127.0.0.1:9/v1"\nmodel = "loopback-model"\n'
+        f'[models.loop.extra_body]\n{key} = "other"\nreasoning_effort = "high"\n',
+        encoding="utf-8",
+    )
+    with pytest.raises(ModelsFileError) as err:
+        load_models_file(path)
+    message = str(err.value)
+    assert f"models file {path}, [models.loop]: field 'extra_body.{key}' is not allowed" in message
+    assert "model, messages, n, stream" in message
+
+
+def test_extra_body_vendor_options_still_reach_the_endpoint(tmp_path: Path, no_proxy: None) -> None:
+    server = _serve(Reply(text="ok"))
+    with server.running():
+        path = _models_file(tmp_path, server)
+        path.write_text(path.read_text() + '[models.loop.extra_body]\nreasoning_effort = "high"\n')
+        OpenAIChatAdapter(load_models_file(path)["loop"]).complete(_request())
+    (body,) = server.requests
+    assert (body["reasoning_effort"], body["model"]) == ("high", "loopback-model")

@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 
 from benchmark.ledger import RequestLedger
+from benchmark.limiter import endpoint_down_line
 from benchmark.plugin.collection import SELECTION
 
 
@@ -42,6 +43,7 @@ class StatusLine:
     """A redrawn line is on screen (terminal only)."""
     _shown: str = ""
     _session: pytest.Session | None = None
+    _told_endpoint_down: bool = False
 
     @property
     def selected(self) -> int | None:
@@ -87,7 +89,22 @@ class StatusLine:
         if report.when == "call":
             self.scored += 1
             self.passed += int(report.passed)
+        self._tell_endpoint_down()
         self._maybe_print()
+
+    def _tell_endpoint_down(self) -> None:
+        """Once, as soon as a case shows it: the session found its endpoint unusable (repeated at
+        the end by the terminal report), so nobody waits for a run that cannot score anything."""
+        if self._told_endpoint_down:
+            return
+        spend = self.ledger.spend()
+        reporter = self._reporter()
+        if not spend.endpoint_down or reporter is None:
+            return
+        self._told_endpoint_down = True
+        reporter.write("\n")  # off pytest's progress letters or the redrawn line
+        self._drawn = False
+        reporter.write_line(f"optbench: {endpoint_down_line(spend)}", red=True, bold=True)
 
     def line(self) -> str:
         total = "?" if self.selected is None else str(self.selected)

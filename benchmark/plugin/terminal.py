@@ -1,5 +1,7 @@
 """What a benchmark session prints besides pytest's own output: the header lines, the sandbox
-isolation warning at the start and the end, and the optbench summary as the last block.
+isolation warning at the start and the end, the optbench summary as the last block, and below it
+why no request was sent when the endpoint could not be used (also said when it was found, by
+:mod:`.status`).
 
 A benchmark failure is one line (the record and JUnit hold the detail), not a traceback: the
 optbench summary lists each failed or unscored case once, with its category.
@@ -11,6 +13,8 @@ from typing import Any
 
 import pytest
 
+from benchmark.ledger import LEDGER_FILE, RequestLedger
+from benchmark.limiter import endpoint_down_line
 from benchmark.plugin.collection import DESELECTED_WITHOUT_MODEL
 from benchmark.plugin.configuration import BenchRun
 from benchmark.plugin.run_folder import OUTCOME
@@ -75,7 +79,12 @@ class TerminalReport:
             terminalreporter.write_line(line)
         for line in outcome.gate_lines:
             terminalreporter.write_line(f"gate: {line}")
+        for line in outcome.notices:
+            terminalreporter.write_line(f"optbench: {line}", yellow=True, bold=True)
         terminalreporter.write_line(f"reports: {self.run.run.root}")
+        spend = RequestLedger(self.run.run.root / LEDGER_FILE, self.run.session).spend()
+        if spend.endpoint_down:
+            terminalreporter.write_line(f"optbench: {endpoint_down_line(spend)}", red=True, bold=True)
         self._warn_if_not_isolated()
         return result
 
