@@ -31,6 +31,17 @@ DEVICES = ("/dev/null", "/dev/zero", "/dev/random", "/dev/urandom")
 INPUT_DIR = "/optbench/input"
 #: The candidate's working directory and $HOME, inside the /tmp tmpfs.
 WORK_DIR = "/tmp/sandbox"
+#: Absolute paths some task layouts promise (the public TB-MathModel release reads /root/data,
+#: writes /root/results, runs its verifier from /tests and logs to /logs): links into the work dir,
+#: so each is part of the case's own size-capped tmpfs and shows nothing of the host. Links, not
+#: /root itself, because the interpreter may be installed under /root. Left out when a mount lies
+#: below one.
+TASK_LINKS = {
+    "/root/data": f"{WORK_DIR}/root/data",
+    "/root/results": f"{WORK_DIR}/root/results",
+    "/tests": f"{WORK_DIR}/tests",
+    "/logs": f"{WORK_DIR}/logs",
+}
 SHM_BYTES = 64 * 1024 * 1024
 _COVER_BYTES = 4096
 
@@ -58,6 +69,11 @@ class MountPlan:
         # is covered by an empty read-only tmpfs; hidden paths elsewhere are not mounted at all.
         resolved = {Path(os.path.realpath(h)) for h in hidden}
         self.covered = sorted(h for h in resolved if any(_within(h, e) for e in exposed))
+        self.links = {
+            link: target
+            for link, target in TASK_LINKS.items()
+            if not any(_within(p, Path(link)) for p in [*exposed, *self.covered])
+        }
 
     def args(self, input_dir: Path) -> list[str]:
         out: list[str] = []
@@ -90,9 +106,10 @@ class MountPlan:
             "--size", str(SHM_BYTES), "--tmpfs", "/dev/shm",
             "--remount-ro", "/dev",
             "--ro-bind", str(input_dir), INPUT_DIR,
-            "--remount-ro", "/",
         ]  # fmt: skip
-        return out
+        for link, target in self.links.items():
+            out += ["--symlink", target, link]
+        return [*out, "--remount-ro", "/"]
 
     def describe(self) -> dict[str, object]:
         return {
@@ -103,4 +120,5 @@ class MountPlan:
             "devices": list(DEVICES),
             "writable": {"/tmp (work dir and $HOME in /tmp/sandbox)": self.tmp_bytes, "/dev/shm": SHM_BYTES},
             "input_read_only": INPUT_DIR,
+            "links_into_work_dir": dict(self.links),
         }
