@@ -121,7 +121,7 @@ def test_every_reference_passes_the_gate_and_its_certificate(artifacts: dict) ->
         task = tasks.load_task(root)
         assert task.feasibility is not None
         for reference_id, artifact in artifacts[task.task_id].items():
-            gate = run_gate(task.feasibility, artifact)
+            gate = run_gate(task.feasibility, artifact, root)
             assert gate.passed, (task.task_id, reference_id, gate.violations[:3])
             assert gate.obligations
             if reference_id == task.primary_reference:
@@ -129,12 +129,22 @@ def test_every_reference_passes_the_gate_and_its_certificate(artifacts: dict) ->
                 assert certify(gate.obligations, gate.gaps).status == "certified", task.task_id
 
 
-def test_an_empty_artifact_warns_and_is_not_a_hard_failure() -> None:
+def test_an_empty_artifact_fails_where_decisions_are_required_and_only_warns_elsewhere() -> None:
+    """Evidence, not claims: a task whose gate recomputes from decisions fails an artifact without
+    them, naming each absent decision; a task that requires none only warns (its claims are gaps)."""
+    requiring = 0
     for root in TASK_ROOTS:
         task = tasks.load_task(root)
         assert task.feasibility is not None
-        gate = run_gate(task.feasibility, {})
-        assert gate.passed and any("empty artifact" in w for w in gate.warnings), task.task_id
+        required = [p for c in task.feasibility if c["form"] == "recompute" for p in c.get("required", [])]
+        gate = run_gate(task.feasibility, {}, root)
+        if required:
+            requiring += 1
+            assert not gate.passed, task.task_id
+            assert {v.path for v in gate.violations} == set(required), (task.task_id, gate.violations)
+        else:
+            assert gate.passed and gate.gaps, task.task_id
+    assert requiring >= 11
 
 
 def _numeric_leaves(node: Any, prefix: str = "") -> list[tuple[str, float]]:
@@ -171,14 +181,14 @@ def test_mutating_one_checked_numeric_leaf_is_rejected_citing_that_field(artifac
         task = tasks.load_task(root)
         assert task.feasibility is not None
         oracle = artifacts[task.task_id][task.primary_reference]
-        baseline = run_gate(task.feasibility, oracle)
+        baseline = run_gate(task.feasibility, oracle, root)
         cited = {path for obligation in baseline.obligations for path in obligation.paths}
         for path, value in _numeric_leaves(oracle):
             if path not in cited:
                 continue
             rejected = False
             for candidate in (value + 1000 * max(1.0, abs(value)), -1000 * (abs(value) + 1)):
-                gate = run_gate(task.feasibility, _set(oracle, path, candidate))
+                gate = run_gate(task.feasibility, _set(oracle, path, candidate), root)
                 citing = [v for v in gate.violations if path in v.path.split(", ")]
                 involved = [o for o in gate.obligations if path in o.paths]
                 refuted = [d for d in certify(involved, []).rejected if d.refuted]

@@ -14,10 +14,16 @@ an ``id``, a ``form`` and the form's fields. Paths may use ``[*]`` to range over
   with ``equals`` (± ``abs_tolerance``), ``min`` or ``max``.
 * ``replay`` — a stated linear constraint on reported quantities, Σ coefficient·value ``op`` rhs,
   with ``terms`` of ``{"path", "coefficients": [...]}`` (one per item) or ``"coefficient"``.
+* ``recompute`` — evidence, not claims (see :mod:`evidence`): ``required`` lists the decision
+  paths the artifact must carry (an absent one is a violation, not a gap); ``script`` (default
+  ``tests/evidence.py``) recomputes values from those decisions and the attachments; ``claims``
+  maps each scored path to its ``rel_tolerance`` / ``abs_tolerance``, and the claim must equal its
+  recomputation within them. A claim that does is *verified* (``GateResult.verified``).
 
 Each check yields one obligation per checked field (see :mod:`obligations`). A value that is
 present but not a number is a violation; a value that is absent is a *gap* (missing evidence,
-reported, never counted as satisfied and never a hard failure), so an empty artifact warns.
+reported, never counted as satisfied), so an artifact without decisions fails only where a
+``recompute`` check requires them.
 """
 
 from __future__ import annotations
@@ -25,9 +31,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
-from benchmark.suites.tbmath import paths
+from benchmark.suites.tbmath import evidence, paths
 from benchmark.suites.tbmath.obligations import (
     Exact,
     Gap,
@@ -42,7 +49,15 @@ from benchmark.suites.tbmath.obligations import (
 )
 from benchmark.suites.tbmath.scoring import as_number
 
-FORMS: tuple[str, ...] = ("range", "ordering", "identity", "membership", "aggregate", "replay")
+FORMS: tuple[str, ...] = (
+    "range",
+    "ordering",
+    "identity",
+    "membership",
+    "aggregate",
+    "replay",
+    "recompute",
+)
 
 
 class CheckError(ValueError):
@@ -66,6 +81,8 @@ class GateResult:
     violations: list[Violation] = field(default_factory=list)
     gaps: list[Gap] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    verified: set[str] = field(default_factory=set)  # claims that equal their recomputation
+    recomputed: dict[str, float] = field(default_factory=dict)
 
     @property
     def passed(self) -> bool:
@@ -75,6 +92,8 @@ class GateResult:
         return {
             "passed": self.passed,
             "obligations": len(self.obligations),
+            "verified": sorted(self.verified),
+            "recomputed": dict(sorted(self.recomputed.items())),
             "violations": [v.as_record() for v in self.violations],
             "gaps": [{"check": g.check_id, "path": g.path, "reason": g.reason} for g in self.gaps],
             "warnings": self.warnings,
@@ -100,16 +119,18 @@ class _Collector:
     def gap(self, path: str, reason: str = "the artifact does not report this field") -> None:
         self.result.gaps.append(Gap(self.check_id, self.form, path, reason))
 
-    def oblige(self, cited: Sequence[str], statement: str, prop: tuple) -> None:
+    def violate(self, path: str, message: str) -> None:
+        self.result.violations.append(Violation(self.check_id, self.form, path, message))
+
+    def oblige(self, cited: Sequence[str], statement: str, prop: tuple) -> bool:
         self.count += 1
         obligation = Obligation(
             f"{self.check_id}_{self.count}", self.check_id, self.form, tuple(cited), statement, prop
         )
         self.result.obligations.append(obligation)
         if not obligation.holds:
-            self.result.violations.append(
-                Violation(self.check_id, self.form, ", ".join(cited), f"violates {statement}")
-            )
+            self.violate(", ".join(cited), f"violates {statement}")
+        return obligation.holds
 
 
 def _values(artifact: Any, path: str) -> list[tuple[str, Any]]:
@@ -189,6 +210,49 @@ def _ordering(artifact: Any, check: Mapping[str, Any], c: _Collector) -> None:
             f"{low_path} = {low_value!r} {op} {high_path} = {high_value!r}",
             compare(op, a, b),
         )
+
+
+def _within(
+    c: _Collector, path: str, reported: Any, claim: Exact, value: float, tolerance: Mapping[str, Any]
+) -> bool:
+    """One obligation: |claim − value| ≤ rel·|value| + abs, over exact decimals."""
+    rel = _constant(tolerance.get("rel_tolerance", 0), c.check_id, "rel_tolerance")
+    absolute = _constant(tolerance.get("abs_tolerance", 0), c.check_id, "abs_tolerance")
+    target = fraction_of(value)
+    width = rel * abs(target) + absolute
+    low, high = exact_decimal(target - width), exact_decimal(target + width)
+    return c.oblige(
+        [path],
+        f"{path} = {reported!r} must equal its recomputation "
+        f"{value:g} from the decisions and the attachments within ±{float(width):g}",
+        ("and", [compare("<=", low, claim), compare("<=", claim, high)]),
+    )
+
+
+def _recompute(artifact: Any, check: Mapping[str, Any], c: _Collector, root: Path | None) -> None:
+    if root is None:
+        raise CheckError(f"check {c.check_id}: a recompute check needs the task folder (run_gate(root=...))")
+    missing = [p for p in check.get("required", []) if not _values(artifact, p)]
+    for path in missing:
+        c.violate(path, f"{path}: a required decision is absent, so no claim can be recomputed")
+    if missing:
+        return
+    result = evidence.recompute(root, str(check.get("script", evidence.EVIDENCE_FILE)), artifact)
+    if result.error is not None:
+        decisions = ", ".join(check.get("required", [])) or "(the artifact)"
+        c.violate(decisions, f"the decisions do not solve the task as stated: {result.error}")
+        return
+    c.result.recomputed.update(result.values)
+    for path, tolerance in check["claims"].items():
+        if path not in result.values:
+            raise CheckError(f"check {c.check_id}: the evidence script does not recompute {path}")
+        found, value = paths.lookup(artifact, path)
+        if not found:
+            c.gap(path, "the claim is not reported (its recomputation is recorded)")
+            continue
+        claim = c.number(path, value)
+        if claim is not None and _within(c, path, value, claim, result.values[path], tolerance):
+            c.result.verified.add(path)
 
 
 def _identity(artifact: Any, check: Mapping[str, Any], c: _Collector) -> None:
@@ -370,7 +434,8 @@ def _replay(artifact: Any, check: Mapping[str, Any], c: _Collector) -> None:
     c.oblige(cited, check.get("statement") or f"Σ terms {op} rhs", prop)
 
 
-_FORMS = {
+_FORMS: dict[str, Any] = {
+    "recompute": _recompute,
     "range": _range,
     "ordering": _ordering,
     "identity": _identity,
@@ -390,6 +455,7 @@ def validate_checks(checks: Sequence[Mapping[str, Any]]) -> None:
         "membership": ("path", "values"),
         "aggregate": ("path",),
         "replay": ("terms", "rhs"),
+        "recompute": ("claims",),
     }
     for check in checks:
         check_id = check.get("id")
@@ -404,13 +470,27 @@ def validate_checks(checks: Sequence[Mapping[str, Any]]) -> None:
                 raise CheckError(f"check {check_id}: form {form} needs {name!r}")
         if form == "identity" and ("product" in check) == ("sum" in check):
             raise CheckError(f"check {check_id}: identity needs exactly one of 'product' and 'sum'")
+        if form == "recompute" and (
+            not isinstance(check["claims"], dict)
+            or not all(isinstance(t, dict) for t in check["claims"].values())
+            or not isinstance(check.get("required", []), list)
+        ):
+            raise CheckError(
+                f"check {check_id}: recompute needs 'claims' as path → tolerance object "
+                "and 'required' as a list of paths"
+            )
 
 
-def run_gate(checks: Sequence[Mapping[str, Any]], artifact: Any) -> GateResult:
+def run_gate(checks: Sequence[Mapping[str, Any]], artifact: Any, root: Path | None = None) -> GateResult:
+    """Run every check on ``artifact``; ``root`` (the task folder) is needed by ``recompute``."""
     validate_checks(checks)
     result = GateResult()
     for check in checks:
-        _FORMS[check["form"]](artifact, check, _Collector(check, result))
+        collector = _Collector(check, result)
+        if check["form"] == "recompute":
+            _recompute(artifact, check, collector, root)
+        else:
+            _FORMS[check["form"]](artifact, check, collector)
     if not result.obligations and not result.violations:
         result.warnings.append(
             "empty artifact: no checked field is reported, so nothing could be verified (not a hard failure)"

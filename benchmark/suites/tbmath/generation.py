@@ -7,7 +7,10 @@ that has a ``tests/reference_panel.json``:
    for tasks whose gate is generated from the data, ``tests/feasibility.json``;
 2. runs every reference script in the harness sandbox, exactly as the oracle does (the script sees
    only ``data/``), and reads its artifact;
-3. records each reference's values for the scored fields in ``tests/reference_panel.json`` and the
+3. refuses a panel whose members do not answer the task (:func:`panel_problems`): every member
+   must pass the task's gate, recomputation included; none may beat the primary reference (the
+   certified optimum) on a directional metric; the primary must meet the task's pass rule;
+4. records each reference's values for the scored fields in ``tests/reference_panel.json`` and the
    primary reference's values as the anchors (``oracle_value``) in ``tests/score_config.json``.
 
 ``--check`` does all of this in a scratch copy and fails, naming the file, if anything differs from
@@ -27,7 +30,8 @@ from pathlib import Path
 from typing import Any
 
 from benchmark.sandbox import Sandbox, create_sandbox
-from benchmark.suites.tbmath import paths, tasks
+from benchmark.suites.tbmath import pass_rule, paths, tasks
+from benchmark.suites.tbmath.feasibility import run_gate
 from benchmark.suites.tbmath.scoring import as_number
 from benchmark.suites.tbmath.workspace import Workspace
 
@@ -59,6 +63,50 @@ def _write_json(path: Path, value: Any) -> None:
     path.write_text(json.dumps(value, indent=2) + "\n", encoding="utf-8")
 
 
+def panel_problems(task: tasks.Task, artifacts: dict[str, dict[str, Any]]) -> list[str]:
+    """Why this panel does not answer the task as stated (empty when it does).
+
+    A member that fails the gate solves another problem or breaks a stated constraint (a forecast
+    without the stated season, a staffing level above the waiting target); a member that beats the
+    certified optimum on a directional metric optimises something else (a p-center solution in a
+    p-median task), and would cap what the exact answer can score against the panel."""
+    problems: list[str] = []
+    verified: dict[str, set[str]] = {}
+    for reference_id, artifact in artifacts.items():
+        if task.feasibility is None:
+            continue
+        gate = run_gate(task.feasibility, artifact, task.root)
+        verified[reference_id] = gate.verified
+        problems += [
+            f"{reference_id}: does not solve the task as stated: {v.check_id} ({v.path}): {v.message}"
+            for v in gate.violations[:3]
+        ]
+    primary_id = task.primary_reference
+    primary = artifacts.get(primary_id or "")
+    if primary is None:
+        return problems
+    for reference_id, artifact in artifacts.items():
+        for metric in task.metrics:
+            if reference_id == primary_id or metric.direction not in ("higher_is_better", "lower_is_better"):
+                continue
+            mine, best = paths.lookup(artifact, metric.path)[1], paths.lookup(primary, metric.path)[1]
+            if as_number(mine) is None or as_number(best) is None:
+                continue
+            beats = mine < best if metric.direction == "lower_is_better" else mine > best
+            if beats:
+                problems.append(
+                    f"{reference_id}: beats the primary reference {primary_id} on {metric.path} "
+                    f"({mine} vs {best}, {metric.direction}): it optimises another objective"
+                )
+    rule = pass_rule.load(task.root, task.metrics)
+    if rule is not None:
+        problems += [
+            f"{primary_id}: the primary reference fails the task's pass rule: {reason}"
+            for reason in rule.failures(primary, verified.get(primary_id or "", set()))
+        ]
+    return problems
+
+
 def build_task(root: Path, sandbox: Sandbox) -> dict[str, dict[str, Any]]:
     """Regenerate one task folder in place; returns each reference's artifact."""
     make_data = root / "solution" / "make_data.py"
@@ -72,6 +120,11 @@ def build_task(root: Path, sandbox: Sandbox) -> dict[str, dict[str, Any]]:
     tasks.load_task.cache_clear()
     task = tasks.load_task(root)
     artifacts = {s.reference_id: run_reference(task, s.script, sandbox) for s in task.reference_scripts}
+    problems = panel_problems(task, artifacts)
+    if problems:
+        raise GenerationError(
+            f"{root}: the reference panel does not answer the task:\n  " + "\n  ".join(problems)
+        )
     panel_path = root / tasks.PANEL_FILE
     panel = json.loads(panel_path.read_text(encoding="utf-8"))
     for item in panel["references"]:
@@ -123,15 +176,18 @@ def main(argv: list[str] | None = None) -> int:
     for task_root in tasks.discover(root):
         if not (task_root / tasks.PANEL_FILE).is_file():
             continue
-        if args.check:
-            with tempfile.TemporaryDirectory() as scratch:
-                copy = Path(scratch) / task_root.name
-                shutil.copytree(task_root, copy, ignore=shutil.ignore_patterns("__pycache__"))
-                build_task(copy, sandbox)
-                problems += [f"{task_root}/{d}" for d in _differences(task_root, copy)]
-        else:
-            build_task(task_root, sandbox)
-            print(f"built {task_root.name}")
+        try:
+            if args.check:
+                with tempfile.TemporaryDirectory() as scratch:
+                    copy = Path(scratch) / task_root.name
+                    shutil.copytree(task_root, copy, ignore=shutil.ignore_patterns("__pycache__"))
+                    build_task(copy, sandbox)
+                    problems += [f"{task_root}/{d}" for d in _differences(task_root, copy)]
+            else:
+                build_task(task_root, sandbox)
+                print(f"built {task_root.name}")
+        except GenerationError as exc:
+            problems.append(str(exc))
     for problem in problems:
         print(problem, file=sys.stderr)
     return 1 if problems else 0

@@ -5,7 +5,9 @@ of a reported value ``a`` uses the release's distance form ``1 / (1 + |a − O| 
 ``band = max(abs_scale, rel_scale·|O|)``, made direction-aware:
 
 * ``higher_is_better`` / ``lower_is_better`` are *one-sided*: meeting or beating O scores 1.0,
-  so improving on the paper is never punished; only the shortfall is distance-scored.
+  so improving on the paper is never punished; only the shortfall is distance-scored. Where a
+  task recomputes its claims from the decisions (``evidence.py``), only a *verified* value earns
+  credit past O: an unverified one beyond O is distance-scored like a ``target_value``.
 * ``target_value`` scores the distance on both sides; ``exact_value`` is 1 within ``abs_scale``
   of O and 0 otherwise.
 * A band narrower than 2% of |O| cannot discriminate and is widened to 5% of |O| (§3.1 (i)).
@@ -22,7 +24,7 @@ O-Eval, Robust BO-Eval, Multi-BO) are built from panel raws below.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -123,8 +125,11 @@ class MetricScore:
         }
 
 
-def metric_reward(metric: Metric, found: bool, value: Any, anchor: float | None = None) -> MetricScore:
-    """The reward of one reported value against ``anchor`` (the metric's own anchor by default)."""
+def metric_reward(
+    metric: Metric, found: bool, value: Any, anchor: float | None = None, one_sided: bool = True
+) -> MetricScore:
+    """The reward of one reported value against ``anchor`` (the metric's own anchor by default);
+    ``one_sided=False`` withholds the credit past the anchor (an unverified claim)."""
     target = metric.anchor if anchor is None else anchor
     if not found:
         return MetricScore(metric.path, 0.0, None, target, "missing: the artifact has no value at this path")
@@ -144,10 +149,13 @@ def metric_reward(metric: Metric, found: bool, value: Any, anchor: float | None 
     if metric.direction == "exact_value":
         reward = 1.0 if abs(number - target) <= metric.abs_scale else 0.0
         return MetricScore(metric.path, reward, number, target, "")
-    if metric.direction == "higher_is_better" and number >= target:
+    beyond = (metric.direction == "higher_is_better" and number >= target) or (
+        metric.direction == "lower_is_better" and number <= target
+    )
+    if beyond and (one_sided or number == target):
         return MetricScore(metric.path, 1.0, number, target, note)
-    if metric.direction == "lower_is_better" and number <= target:
-        return MetricScore(metric.path, 1.0, number, target, note)
+    if beyond:
+        note = "past the anchor but not recomputed from the decisions: distance-scored"
     reward = 1.0 / (1.0 + abs(number - target) / width)
     return MetricScore(metric.path, reward, number, target, note)
 
@@ -168,9 +176,12 @@ def panel_raw(
     metrics: Sequence[Metric],
     anchors: Mapping[str, float] | None = None,
     subset: Iterable[str] | None = None,
+    verified: Collection[str] | None = None,
 ) -> PanelScore:
     """Score ``artifact`` on the included metrics whose path is in ``subset`` (all when None),
-    against ``anchors`` (path → value; the metrics' own anchors when None)."""
+    against ``anchors`` (path → value; the metrics' own anchors when None). With ``verified``
+    (the paths the gate recomputed), a directional claim past its anchor earns full credit only
+    when verified; None keeps the paper's one-sided rule for every metric."""
     wanted = None if subset is None else set(subset)
     scored: list[tuple[float, MetricScore]] = []
     for metric in metrics:
@@ -178,7 +189,8 @@ def panel_raw(
             continue
         anchor = metric.anchor if anchors is None else anchors[metric.path]
         found, value = paths.lookup(artifact, metric.path)
-        scored.append((metric.weight, metric_reward(metric, found, value, anchor)))
+        one_sided = verified is None or metric.path in verified
+        scored.append((metric.weight, metric_reward(metric, found, value, anchor, one_sided)))
     total = sum(weight for weight, _ in scored)
     raw = sum(weight * score.reward for weight, score in scored) / total if total > 0 else None
     return PanelScore(raw, tuple(score for _, score in scored))
@@ -230,7 +242,11 @@ def reference_fields(reference: Reference, metrics: Sequence[Metric]) -> list[st
 
 
 def multi_reference_o_eval(
-    artifact: Any, metrics: Sequence[Metric], references: Sequence[Reference], oracle_raw: float = 1.0
+    artifact: Any,
+    metrics: Sequence[Metric],
+    references: Sequence[Reference],
+    oracle_raw: float = 1.0,
+    verified: Collection[str] | None = None,
 ) -> PanelResult:
     per_reference: dict[str, float | None] = {}
     excluded: dict[str, str] = {}
@@ -246,12 +262,12 @@ def multi_reference_o_eval(
             per_reference[reference.reference_id] = None
             continue
         anchors = {path: float(reference.values[path]) for path in fields}
-        result = panel_raw(artifact, metrics, anchors=anchors, subset=fields)
+        result = panel_raw(artifact, metrics, anchors=anchors, subset=fields, verified=verified)
         assert result.raw is not None
         per_reference[reference.reference_id] = result.raw
         scores.append(result.raw)
     if not scores:
-        single = panel_raw(artifact, metrics).raw
+        single = panel_raw(artifact, metrics, verified=verified).raw
         return PanelResult(o_eval(single or 0.0, oracle_raw), per_reference, excluded, fallback=True)
     return PanelResult(clamp(sum(scores) / len(scores), 0.0, 1.0), per_reference, excluded, fallback=False)
 

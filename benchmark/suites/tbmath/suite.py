@@ -30,7 +30,7 @@ from benchmark.cases import Case, InstanceRef
 from benchmark.records import RESULTS_FILE, latest_by_case, read_records
 from benchmark.reporting.render import Table
 from benchmark.suites.base import EXECUTION_CATEGORIES, CaseContext, Grouping
-from benchmark.suites.tbmath import generation, reporting, tasks
+from benchmark.suites.tbmath import generation, pass_rule, reporting, tasks
 from benchmark.suites.tbmath.agent import AgentLimits, run_episode
 from benchmark.suites.tbmath.certificates import certify, lean_source
 from benchmark.suites.tbmath.feasibility import CheckError, run_gate
@@ -44,6 +44,7 @@ from benchmark.suites.tbmath.scoring import (
 from benchmark.verdict import DatasetError, Verdict
 
 SUITE_NAME = "tbmath"
+MAX_ARTIFACT_DEPTH = 64  # far beyond any schema; deeper artifacts are hostile, not answers
 _FIXTURES = Path(__file__).resolve().parents[3] / "fixtures" / "tbmath"
 
 
@@ -64,6 +65,17 @@ def oracle_program(task: tasks.Task) -> str:
     raise OracleUnavailable(
         f"{task.root}: the task has neither a reference script nor tests/expected_result.json"
     )
+
+
+def nesting_depth(value: Any) -> int:
+    """How deeply lists and objects nest in a parsed artifact, counted without recursion."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, dict | list):
+            deepest = max(deepest, depth)
+            stack.extend((child, depth + 1) for child in (node.values() if isinstance(node, dict) else node))
+    return deepest
 
 
 def _marker(text: str) -> str:
@@ -272,7 +284,7 @@ def certify_artifact(args: argparse.Namespace) -> int:
         print(f"{task.root}: the task declares no feasibility checks")
         return 2
     artifact = json.loads(Path(args.artifact).read_text(encoding="utf-8"))
-    gate = run_gate(task.feasibility, artifact)
+    gate = run_gate(task.feasibility, artifact, task.root)
     certificate = certify(gate.obligations, gate.gaps)
     for discharge in certificate.discharges:
         status = "proved" if discharge.proved else "REFUTED"
@@ -324,11 +336,20 @@ def score_artifact(
             artifact = json.loads(raw.decode("utf-8"))
         except (UnicodeDecodeError, json.JSONDecodeError) as exc:
             category, detail = "output_format", f"{task.artifact_path} is not valid JSON ({exc})"
+        except RecursionError:
+            artifact = None
+            category, detail = "output_format", f"{task.artifact_path} is nested too deeply to read"
         else:
             if not isinstance(artifact, dict):
                 category, detail = "output_format", f"{task.artifact_path} must hold a JSON object"
+            elif nesting_depth(artifact) > MAX_ARTIFACT_DEPTH:
+                category = "output_format"
+                detail = f"{task.artifact_path} is nested more than {MAX_ARTIFACT_DEPTH} levels deep"
+                artifact = None
     extra["artifact"] = artifact
     gated = False
+    verified: set[str] | None = None
+    rule = pass_rule.load(task.root, task.metrics)
     if category is None:
         if task.schema is not None:
             extra["schema_violations"] = tasks.schema_violations(task.schema, artifact)[:50]
@@ -336,10 +357,12 @@ def score_artifact(
             extra["gate"] = {"passed": None, "note": "this task declares no feasibility checks (ungated)"}
         else:
             try:
-                gate = run_gate(task.feasibility, artifact)
+                gate = run_gate(task.feasibility, artifact, task.root)
             except CheckError as exc:
                 raise DatasetError(task.root / tasks.FEASIBILITY_FILE, str(exc)) from None
             extra["gate"] = gate.as_record()
+            if any(check.get("form") == "recompute" for check in task.feasibility):
+                verified = gate.verified
             extra["certificate"] = certify(gate.obligations, gate.gaps).as_record()
             if not gate.passed:
                 gated = True
@@ -347,10 +370,12 @@ def score_artifact(
                 detail = "feasibility gate: " + "; ".join(
                     f"{v.check_id} ({v.path}): {v.message}" for v in gate.violations[:5]
                 )
-        panel = panel_raw(artifact, task.metrics)
+        panel = panel_raw(artifact, task.metrics, verified=verified)
         extra["panel"] = panel.as_record()
         extra["excluded_metrics"] = {m.path: m.excluded for m in task.metrics if m.excluded}
-        references = multi_reference_o_eval(artifact, task.metrics, task.references, oracle_raw)
+        references = multi_reference_o_eval(
+            artifact, task.metrics, task.references, oracle_raw, verified=verified
+        )
         extra["references"] = references.as_record()
         if not gated and panel.raw is not None:
             scores["raw"] = panel.raw
@@ -387,6 +412,14 @@ def score_artifact(
     }
     if category is not None:
         return Verdict.fail(category, detail, **common)
+    if rule is not None:
+        extra["pass_rule"] = rule.as_record()
+        failures = rule.failures(artifact, verified or set())
+        extra["pass_rule"]["failures"] = failures
+        if not failures:
+            return Verdict(passed=True, **common)
+        kind = "wrong_objective"
+        return Verdict.fail(kind, f"pass rule ({rule.kind}): " + "; ".join(failures[:5]), **common)
     if scores["o_eval"] >= pass_at:
         return Verdict(passed=True, **common)
     worst = sorted(extra["panel"]["metrics"], key=lambda m: m["reward"])[:3]
