@@ -1007,7 +1007,7 @@ def test_a_huge_return_value_is_result_too_large(sandbox: Sandbox) -> None:
 
 
 def test_a_forged_huge_verdict_is_read_with_a_bound(sandbox: Sandbox) -> None:
-    """Candidate code can write to the runner's result file itself; the harness reads at most the
+    """Candidate code can write to the runner's result pipe itself; the harness reads at most the
     limit and calls it too large instead of parsing it."""
     forge = code("""
         import os, stat
@@ -1015,7 +1015,7 @@ def test_a_forged_huge_verdict_is_read_with_a_bound(sandbox: Sandbox) -> None:
             for name in os.listdir("/proc/self/fd"):
                 fd = int(name)
                 try:
-                    if fd > 2 and stat.S_ISREG(os.fstat(fd).st_mode):
+                    if fd > 2 and stat.S_ISFIFO(os.fstat(fd).st_mode):
                         os.write(fd, b'{"outcome": "ok", "value": {"x": "' + b"y" * 8_000_000 + b'"}}')
                 except OSError:
                     pass

@@ -2,9 +2,9 @@
 
 Every sandbox kind shares one protocol: the candidate's code, a small stdlib-only runner
 (``runner.py``) and any extra files go into a fresh input directory; the runner executes the
-candidate in an empty working directory and writes its verdict to a result file the harness passed
-it as a file descriptor; the harness reads the verdict with a size bound, the exit status and the
-tails of stdout/stderr, and deletes everything. One class per kind:
+candidate in an empty working directory and writes its verdict to a result channel the harness passed
+it as the write end of a pipe; the harness reads the verdict with a size bound, the exit status and
+the tails of stdout/stderr, and deletes everything. One class per kind:
 
 * :class:`BwrapSandbox` (``bwrap``, cold): a fresh bubblewrap sandbox per case, with every namespace
   unshared (no network, own pid namespace, so killing bwrap kills the whole tree), all capabilities
@@ -38,8 +38,9 @@ from benchmark.sandbox import runner as _runner
 from benchmark.sandbox.core import ExecutionResult, Limits, SandboxKind
 from benchmark.sandbox.environment import PythonEnvironment, sandbox_environment
 from benchmark.sandbox.mounts import INPUT_DIR, WORK_DIR, MountPlan
-from benchmark.sandbox.outcome import OutcomeClassifier, infrastructure_fault, read_result_file
+from benchmark.sandbox.outcome import OutcomeClassifier, infrastructure_fault, read_result, result_buffer
 from benchmark.sandbox.process import (
+    HeadBuffer,
     PidsCgroup,
     ProcessCap,
     ProcessRun,
@@ -55,6 +56,28 @@ _RESERVED_NAMES = frozenset({_runner.CANDIDATE_FILE, _runner.RUNNER_FILE})
 
 class SandboxUnavailableError(RuntimeError):
     """The requested sandbox kind cannot run on this machine."""
+
+
+class ResultPipe:
+    """The runner's result channel: a pipe whose write end goes to the runner and whose read end the
+    harness reads into a bounded :class:`HeadBuffer` while the case runs. A pipe, not a file: what
+    was written into it cannot be erased or rewritten by the candidate (see ``outcome.read_result``)."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.read_fd, self.write_fd = os.pipe()
+        self.buffer: HeadBuffer = result_buffer(limit)
+
+    def renew(self) -> None:
+        """A fresh pipe and buffer, for a case run again after a failed attempt."""
+        self.close()
+        self.read_fd, self.write_fd = os.pipe()
+        self.buffer = result_buffer(self.limit)
+
+    def close(self) -> None:
+        for fd in (self.read_fd, self.write_fd):
+            with contextlib.suppress(OSError):
+                os.close(fd)
 
 
 def clean_env(python: Path, home: str, tmpdir: str) -> dict[str, str]:
@@ -175,13 +198,14 @@ class Sandbox(ABC):
     def _classifier(self) -> OutcomeClassifier: ...
 
     @abstractmethod
-    def _launch(self, input_dir: Path, mode: str, limits: Limits, result: IO[bytes]) -> ProcessRun:
-        """Run the runner on input_dir, passing it the result file's descriptor."""
+    def _launch(self, input_dir: Path, mode: str, limits: Limits, result: ResultPipe) -> ProcessRun:
+        """Run the runner on input_dir, passing it the result pipe's write end and reading the
+        read end into ``result.buffer``."""
 
-    def _runner_argv(self, input_dir: str, mode: str, limits: Limits, result: IO[bytes]) -> list[str]:
+    def _runner_argv(self, input_dir: str, mode: str, limits: Limits, result: ResultPipe) -> list[str]:
         """The runner's command line; file descriptors keep their numbers in the child."""
         runner = f"{input_dir}/{_runner.RUNNER_FILE}"
-        fd, limit = str(result.fileno()), str(limits.result_bytes)
+        fd, limit = str(result.write_fd), str(limits.result_bytes)
         return [str(self.environment.python), "-s", runner, mode, input_dir, fd, limit]
 
     def _execute(
@@ -190,9 +214,12 @@ class Sandbox(ABC):
         input_dir = Path(tempfile.mkdtemp(prefix="optbench-in-"))
         try:
             _write_inputs(input_dir, code, files)
-            with tempfile.TemporaryFile() as result:
+            result = ResultPipe(limits.result_bytes)
+            try:
                 run = self._launch(input_dir, mode, limits, result)
-                started, verdict = read_result_file(result, limits.result_bytes)
+            finally:
+                result.close()
+            started, verdict = read_result(result.buffer, limits.result_bytes)
             return self._classifier.classify(mode, run, started, verdict, limits)
         except OSError as exc:
             return infrastructure_fault(self.kind, exc)
@@ -234,7 +261,7 @@ class SubprocessSandbox(Sandbox):
         )
         return info
 
-    def _launch(self, input_dir: Path, mode: str, limits: Limits, result: IO[bytes]) -> ProcessRun:
+    def _launch(self, input_dir: Path, mode: str, limits: Limits, result: ResultPipe) -> ProcessRun:
         workdir = Path(tempfile.mkdtemp(prefix="optbench-sbx-"))
         try:
             (workdir / ".tmp").mkdir()
@@ -245,9 +272,10 @@ class SubprocessSandbox(Sandbox):
                 cwd=str(workdir),
                 limits=limits,
                 cap=self.cap,
-                pass_fds=(result.fileno(),),
+                pass_fds=(result.write_fd,),
                 die_with_parent=True,
                 drop_capabilities=os.geteuid() == 0,
+                result=(result.read_fd, result.buffer),
             )
         finally:
             _remove_tree(workdir)
@@ -320,7 +348,7 @@ class BwrapSandbox(Sandbox):
             argv += ["--setenv", name, value]
         return [*argv, "--"]
 
-    def _launch(self, input_dir: Path, mode: str, limits: Limits, result: IO[bytes]) -> ProcessRun:
+    def _launch(self, input_dir: Path, mode: str, limits: Limits, result: ResultPipe) -> ProcessRun:
         with tempfile.TemporaryFile() as info:
             argv = [
                 *self.bwrap_argv(input_dir, limits, info.fileno()),
@@ -332,10 +360,11 @@ class BwrapSandbox(Sandbox):
                 cwd="/",
                 limits=limits,
                 cap=self.cap,
-                pass_fds=(info.fileno(), result.fileno()),
+                pass_fds=(info.fileno(), result.write_fd),
                 die_with_parent=False,
                 after_kill=lambda: _await_namespace_exit(info),
                 launcher_tasks=2,
+                result=(result.read_fd, result.buffer),
             )
         # bwrap exits with 128 + signum when the sandboxed process is killed by a signal.
         if run.returncode > 128:

@@ -104,6 +104,7 @@ class MountPlan:
             "--symlink", "/proc/self/fd/1", "/dev/stdout",
             "--symlink", "/proc/self/fd/2", "/dev/stderr",
             "--size", str(SHM_BYTES), "--tmpfs", "/dev/shm",
+            "--mqueue", "/dev/mqueue",
             "--remount-ro", "/dev",
             "--ro-bind", str(input_dir), INPUT_DIR,
         ]  # fmt: skip

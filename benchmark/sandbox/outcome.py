@@ -1,20 +1,27 @@
 """Outcome classification: from how the process ended and what the runner wrote, one
 :class:`ExecutionResult` (DESIGN.md §5 failure taxonomy).
 
-The result file is read with a bound: at most the runner's start mark plus ``Limits.result_bytes``
-plus one byte, so a candidate that writes a huge value cannot make the harness hold more than that
-(it is an ``output_format`` "result too large" instead).
+The result pipe is read with a bound: at most the runner's start mark plus ``Limits.result_bytes``
+plus one byte are kept, so a candidate that writes a huge value cannot make the harness hold more
+than that (it is an ``output_format`` "result too large" instead).
+
+What the pipe says after the start mark comes from the candidate's own process (the runner shares
+it, and the candidate can write to the descriptor), so it is never evidence of an infrastructure
+fault: a verdict naming ``sandbox_error`` or an unknown outcome, or one that cannot be parsed
+(nested too deeply, not JSON), is the model's failure. ``sandbox_error`` comes only from what the
+harness sees outside: no start mark (the launcher or interpreter never ran the runner), or the
+launcher failing.
 """
 
 from __future__ import annotations
 
 import json
 import signal
-from typing import IO, Any
+from typing import Any
 
 from benchmark.sandbox import runner as _runner
 from benchmark.sandbox.core import ExecutionResult, Limits, Outcome, SandboxKind
-from benchmark.sandbox.process import ProcessRun
+from benchmark.sandbox.process import HeadBuffer, ProcessRun
 
 _STDERR_LINES_IN_ERROR = 15
 
@@ -30,14 +37,24 @@ def _last_lines(text: str, n: int) -> str:
     return "\n".join(text.rstrip("\n").splitlines()[-n:])
 
 
-def read_result_file(fh: IO[bytes], limit: int) -> tuple[bool, bytes | None]:
-    """(runner started, verdict bytes or None when over ``limit``) from the runner's result file."""
-    fh.seek(0)
-    mark = fh.read(len(_runner.STARTED_MARK))
-    if mark != _runner.STARTED_MARK:
+def result_buffer(limit: int) -> HeadBuffer:
+    """The buffer for a result pipe: the runner's start mark plus ``limit`` bytes plus one, so that
+    a verdict over the limit is recognised without ever holding more."""
+    return HeadBuffer(len(_runner.STARTED_MARK) + limit + 1)
+
+
+def read_result(buffer: HeadBuffer, limit: int) -> tuple[bool, bytes | None]:
+    """(runner started, verdict bytes or None when over ``limit``) from what the result pipe carried.
+
+    The start mark is evidence from outside the candidate: the runner writes it into a pipe before
+    any candidate code runs, and bytes in a pipe cannot be taken back, so a candidate can neither
+    erase it nor write anything before it."""
+    data = buffer.data()
+    if not data.startswith(_runner.STARTED_MARK):
         return False, b""
-    data = fh.read(limit + 1)
-    return True, (data if len(data) <= limit else None)
+    if buffer.total > len(_runner.STARTED_MARK) + limit:
+        return True, None
+    return True, data[len(_runner.STARTED_MARK) :]
 
 
 class OutcomeClassifier:
@@ -63,13 +80,23 @@ class OutcomeClassifier:
                 Outcome.OUTPUT_FORMAT,
                 f"result too large: the runner's verdict exceeds the {limits.result_bytes}-byte limit",
             )
-        verdict = self._parse(verdict_bytes) if started else None
+        verdict, unreadable = self._parse(verdict_bytes) if started else (None, "")
+        if unreadable and not run.timed_out and run.returncode == 0:
+            return make(
+                Outcome.OUTPUT_FORMAT, f"the verdict in the result channel could not be read: {unreadable}"
+            )
         if verdict is not None:
             try:
                 outcome = Outcome(str(verdict.get("outcome")))
             except ValueError:
+                outcome = None
+            if outcome is None or outcome is Outcome.SANDBOX_ERROR:
+                claimed = _short(verdict.get("outcome"))
                 return make(
-                    Outcome.SANDBOX_ERROR, f"runner wrote an unknown outcome: {verdict.get('outcome')!r}"
+                    Outcome.RUNTIME,
+                    f"the result channel, which the candidate's process can write, claims outcome "
+                    f"{claimed}; only evidence outside the sandbox can make a case an infrastructure "
+                    f"fault\n{_short(verdict.get('error'), 2000)}",
                 )
             if outcome is not Outcome.OK:
                 return make(outcome, str(verdict.get("error") or outcome.value))
@@ -113,14 +140,25 @@ class OutcomeClassifier:
         )
 
     @staticmethod
-    def _parse(data: bytes | None) -> dict[str, Any] | None:
+    def _parse(data: bytes | None) -> tuple[dict[str, Any] | None, str]:
+        """(verdict, "") or (None, why it cannot be read); (None, "") when nothing was written."""
         if not data:
-            return None
+            return None, ""
         try:
             verdict = json.loads(data.decode("utf-8", errors="surrogatepass"))
-        except (ValueError, UnicodeError):
-            return None
-        return verdict if isinstance(verdict, dict) else None
+        except RecursionError:
+            return None, "nested too deeply"
+        except (ValueError, UnicodeError, MemoryError) as exc:
+            return None, f"not JSON ({type(exc).__name__})"
+        if not isinstance(verdict, dict):
+            return None, f"a JSON {type(verdict).__name__}, not an object"
+        return verdict, ""
+
+
+def _short(value: object, limit: int = 200) -> str:
+    """repr of a value from the result channel, cut to ``limit`` characters."""
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit] + "..."
 
 
 def infrastructure_fault(kind: SandboxKind, exc: BaseException) -> ExecutionResult:

@@ -24,18 +24,19 @@ import subprocess
 import tempfile
 import threading
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 from benchmark.sandbox import pool_server as _server
 from benchmark.sandbox import runner as _runner
 from benchmark.sandbox.core import Limits, SandboxKind
 from benchmark.sandbox.environment import solver_stack
-from benchmark.sandbox.executor import BwrapSandbox, clean_env
+from benchmark.sandbox.executor import BwrapSandbox, ResultPipe, clean_env
 from benchmark.sandbox.mounts import INPUT_DIR, WORK_DIR
 from benchmark.sandbox.outcome import OutcomeClassifier
 from benchmark.sandbox.process import (
     DRAIN_AFTER_EXIT_S,
     ProcessRun,
+    StreamBuffer,
     TailBuffer,
     child_setup,
     drain,
@@ -64,6 +65,23 @@ class PoolDiedError(RuntimeError):
     """The pool server exited or stopped answering."""
 
 
+class PoolTaintedError(PoolDiedError):
+    """Something other than the server and its spare runs in the server's sandbox between cases."""
+
+
+def _task_status(tid: int) -> tuple[str, int, int] | None:
+    """(state, host thread-group id, thread-group id in the innermost pid namespace) of a task."""
+    try:
+        text = Path(f"/proc/{tid}/status").read_text()
+    except OSError:
+        return None
+    fields = dict(line.split(":", 1) for line in text.splitlines() if ":" in line)
+    try:
+        return fields["State"].split()[0], int(fields["Tgid"]), int(fields["NStgid"].split()[-1])
+    except (KeyError, IndexError, ValueError):
+        return None
+
+
 class _Server:
     """One warm server: a bwrap process tree and the socket to talk to it."""
 
@@ -73,6 +91,9 @@ class _Server:
         self.dir = Path(tempfile.mkdtemp(prefix="optbench-pool-"))
         self.token: str | None = None
         self.proc: subprocess.Popen[bytes] | None = None
+        self.pids: set[int] = set()  # the server's and its spare's pids in the sandbox's namespace
+        self.spare_pending = False
+        self.tainted = False  # the server's own sweep after a case did not finish: serve no more
         try:
             shutil.copyfile(_server.__file__, self.dir / SERVER_FILE)
             shutil.copyfile(_runner.__file__, self.dir / _runner.RUNNER_FILE)
@@ -112,6 +133,8 @@ class _Server:
             if not ready.get("ready"):
                 raise PoolDiedError(f"pool server did not start: {ready!r}")
             self.tasks = int(ready["tasks"]) + _LAUNCHER_TASKS
+            self.pids = {int(ready["pid"]), int(ready["spare"])}
+            self.server_pid = int(ready["pid"])
             self.preloaded = list(ready.get("preloaded", []))
             self.failed = list(ready.get("failed", []))
         except BaseException:
@@ -124,7 +147,38 @@ class _Server:
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(self.proc.pid, signal.SIGKILL)
 
-    def _answer(self, timeout_s: float, streams: dict[int, TailBuffer]) -> dict[str, Any]:
+    def foreign_tasks(self) -> list[int] | None:
+        """Host ids of the running tasks in the server's cgroup that are not bwrap, its init (pid 1
+        of the sandbox), the server or its spare: evidence from outside the sandbox that a case left
+        something behind. None where no cgroup records the tasks."""
+        tids = self.cap.tasks(self.token)
+        if tids is None or self.proc is None:
+            return None
+        foreign = []
+        for tid in tids:
+            status = _task_status(tid)
+            if status is None:
+                continue  # gone meanwhile
+            state, tgid, ns_tgid = status
+            if state in ("Z", "X") or tgid == self.proc.pid or ns_tgid == 1 or ns_tgid in self.pids:
+                continue
+            foreign.append(tid)
+        return foreign
+
+    def _before_case(self) -> None:
+        """Take the pid of the spare the server forked after the last case, then check that nothing
+        of that case runs any more; a server that fails the check is discarded whole."""
+        if self.spare_pending:
+            message = self._answer(_ANSWER_MARGIN_S, {})
+            if "spare" not in message:
+                raise PoolDiedError(f"pool server sent {message!r} instead of its spare's pid")
+            self.pids = {self.server_pid, int(message["spare"])}
+            self.spare_pending = False
+        foreign = self.foreign_tasks()
+        if foreign:
+            raise PoolTaintedError(f"tasks {foreign} of an earlier case still run in the server's sandbox")
+
+    def _answer(self, timeout_s: float, streams: dict[int, StreamBuffer]) -> dict[str, Any]:
         if not pump(streams, timeout_s, self.sock.fileno()):
             raise PoolDiedError(f"pool server gave no answer within {timeout_s:g} s")
         try:
@@ -145,8 +199,9 @@ class _Server:
         return ""
 
     def run(
-        self, mode: str, source: str, files: dict[str, str], limits: Limits, result: IO[bytes]
+        self, mode: str, source: str, files: dict[str, str], limits: Limits, result: ResultPipe
     ) -> ProcessRun:
+        self._before_case()
         self.cap.resize(self.token, self.tasks + limits.processes)
         request = {
             "mode": mode,
@@ -163,10 +218,11 @@ class _Server:
         }
         out_r, out_w = os.pipe()
         err_r, err_w = os.pipe()
-        streams = {out_r: TailBuffer(limits.output_bytes), err_r: TailBuffer(limits.output_bytes)}
+        out, err = TailBuffer(limits.output_bytes), TailBuffer(limits.output_bytes)
+        streams: dict[int, StreamBuffer] = {out_r: out, err_r: err, result.read_fd: result.buffer}
         try:
             try:
-                _server.send_message(self.sock, request, [out_w, err_w, result.fileno()])
+                _server.send_message(self.sock, request, [out_w, err_w, result.write_fd])
             except OSError as exc:
                 raise PoolDiedError(f"pool server unreachable: {exc!r}") from exc
             finally:
@@ -180,7 +236,10 @@ class _Server:
         if "returncode" not in answer:
             raise PoolDiedError(f"pool server refused the case: {answer!r}")
         self.tasks = int(answer["tasks"]) + _LAUNCHER_TASKS
-        out, err = streams.values()
+        self.spare_pending = True
+        if not answer.get("swept", False):
+            # The case's own result stands (it ran to its end); the server may not serve another.
+            self.tainted = True
         return ProcessRun(int(answer["returncode"]), bool(answer["timed_out"]), float(answer["wall_s"]),
                           out.text(), err.text())  # fmt: skip
 
@@ -289,7 +348,7 @@ class PoolSandbox(BwrapSandbox):
             self._changed.wait_for(lambda: bool(self._idle) or not self._wanted, timeout_s)
             return bool(self._idle)
 
-    def _launch(self, input_dir: Path, mode: str, limits: Limits, result: IO[bytes]) -> ProcessRun:
+    def _launch(self, input_dir: Path, mode: str, limits: Limits, result: ResultPipe) -> ProcessRun:
         # A server's /tmp tmpfs was sized when it started: a case asking for another disk cap runs cold.
         server = self._acquire() if limits.disk_mb == self.limits.disk_mb else None
         if server is not None:
@@ -307,11 +366,15 @@ class PoolSandbox(BwrapSandbox):
                 with self._lock:
                     self.restarts += 1
             else:
-                with self._lock:
-                    self._idle.append(server)
+                if server.tainted:
+                    server.close()
+                    with self._lock:
+                        self.restarts += 1
+                else:
+                    with self._lock:
+                        self._idle.append(server)
                 return run
-            result.seek(0)
-            result.truncate()
+            result.renew()
         return super()._launch(input_dir, mode, limits, result)
 
     def close(self) -> None:

@@ -13,9 +13,12 @@ happens while the harness scores the previous case instead of on the case's own 
    (``random`` reseeds itself at fork), and runs the runner on the candidate, exactly as a cold
    sandbox's runner would,
 2. the server waits for it up to the wall timeout, then kills every process in the sandbox's pid
-   namespace other than bwrap's init and itself (daemons included) and reports how the child ended,
-3. only then, with nothing of the case left running, it empties the scratch directories again and
-   forks the next spare.
+   namespace other than bwrap's init and itself (daemons included, and a process whose main thread
+   ended while its other threads run) and reports how the child ended,
+3. only then, with nothing of the case left running, it empties the scratch directories again,
+   removes the SysV IPC objects of the sandbox's IPC namespace, forks the next spare and tells the
+   harness its pid. Before the next case the harness checks, from outside, that the server's
+   cgroup holds nothing but bwrap, its init, the server and that spare (``pool.py``).
 
 Whatever the candidate changes in its own process (modules in ``sys.modules``, environment,
 cwd, signal handlers) dies with the child; the server is non-dumpable and, with capabilities
@@ -45,9 +48,11 @@ from typing import Any
 _HEADER = struct.Struct("!Q")
 _MAX_FDS = 3
 _PR_SET_DUMPABLE = 4
+_IPC_RMID = 0
 WORK_DIR = "/tmp/sandbox"
 RUNNER_MODULE = "_optbench_runner"
-SCRATCH = ("/tmp", "/dev/shm")
+#: Emptied between cases: the disk, POSIX shared memory and POSIX message queues.
+SCRATCH = ("/tmp", "/dev/shm", "/dev/mqueue")
 
 
 def send_message(sock: socket.socket, payload: dict[str, Any], fds: list[int] | None = None) -> None:
@@ -99,24 +104,36 @@ def _empty_scratch() -> None:
             else:
                 with contextlib.suppress(OSError):
                     os.unlink(path)
+    _remove_ipc_objects()
     os.mkdir(WORK_DIR)
 
 
-def _sweep() -> None:
-    """Kill every process of the sandbox except init (pid 1) and this server, and reap our own."""
+def _alive(pid: int) -> bool:
+    """True while any thread of pid runs. A process whose main thread ended (a raw ``exit``
+    syscall) shows as a zombie while its other threads go on, so the leader's state is not enough."""
+    try:
+        tids = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return False
+    for tid in tids:
+        try:
+            with open(f"/proc/{pid}/task/{tid}/stat") as fh:
+                state = fh.read().rsplit(")", 1)[-1].split()[0]
+        except (OSError, IndexError):
+            continue
+        if state not in ("Z", "X"):
+            return True
+    return False
+
+
+def _sweep() -> bool:
+    """Kill every process of the sandbox except init (pid 1) and this server, reap our own, and
+    say whether none is left running."""
     me = os.getpid()
     deadline = time.monotonic() + 10
-    while time.monotonic() < deadline:
-        others = []
-        for entry in os.listdir("/proc"):
-            if entry.isdigit() and int(entry) not in (1, me):
-                try:
-                    with open(f"/proc/{entry}/stat") as fh:
-                        state = fh.read().rsplit(")", 1)[-1].split()[0]
-                except (OSError, IndexError):
-                    continue
-                if state not in ("Z", "X"):
-                    others.append(int(entry))
+    while True:
+        others = [int(e) for e in os.listdir("/proc") if e.isdigit() and int(e) not in (1, me)]
+        others = [pid for pid in others if _alive(pid)]
         for pid in others:
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.kill(pid, signal.SIGKILL)
@@ -124,8 +141,30 @@ def _sweep() -> None:
             while os.waitpid(-1, os.WNOHANG)[0]:
                 pass
         if not others:
-            return
+            return True
+        if time.monotonic() > deadline:
+            return False
         time.sleep(0.002)
+
+
+def _remove_ipc_objects() -> None:
+    """Remove every SysV shared memory segment, message queue and semaphore set of the sandbox's
+    IPC namespace (the cases share it; ``/tmp`` and ``/dev/shm`` are emptied separately)."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    for table, remove in (
+        ("shm", lambda ident: libc.shmctl(ident, _IPC_RMID, None)),
+        ("msg", lambda ident: libc.msgctl(ident, _IPC_RMID, None)),
+        ("sem", lambda ident: libc.semctl(ident, 0, _IPC_RMID)),
+    ):
+        try:
+            with open(f"/proc/sysvipc/{table}") as fh:
+                rows = fh.read().splitlines()[1:]
+        except OSError:
+            continue
+        for row in rows:
+            fields = row.split()
+            if len(fields) > 1 and fields[1].isdigit():
+                remove(int(fields[1]))
 
 
 def _child(request: dict[str, Any], fds: list[int], runner: Any) -> None:
@@ -215,9 +254,9 @@ def _serve_one(
             os.killpg(pid, signal.SIGKILL)
     _, status = os.waitpid(pid, 0)
     wall = time.monotonic() - start
-    _sweep()
+    swept = _sweep()
     code = -os.WTERMSIG(status) if os.WIFSIGNALED(status) else os.WEXITSTATUS(status)
-    return {"returncode": code, "timed_out": timed_out, "wall_s": wall, "tasks": _tasks()}
+    return {"returncode": code, "timed_out": timed_out, "wall_s": wall, "tasks": _tasks(), "swept": swept}
 
 
 def _tasks() -> int:
@@ -242,7 +281,8 @@ def main() -> None:
     gc.freeze()
     _empty_scratch()
     spare = _Spare(sock, runner)
-    ready = {"ready": True, "tasks": _tasks(), "preloaded": preloaded, "failed": failed}
+    ready = {"ready": True, "tasks": _tasks(), "preloaded": preloaded, "failed": failed,
+             "pid": os.getpid(), "spare": spare.pid}  # fmt: skip
     send_message(sock, ready)
     while True:
         request, fds = receive_message(sock, 1 << 30)
@@ -257,6 +297,7 @@ def main() -> None:
         send_message(sock, _serve_one(sock, spare, request, fds, runner))
         _empty_scratch()
         spare = _Spare(sock, runner)
+        send_message(sock, {"spare": spare.pid})
 
 
 if __name__ == "__main__":

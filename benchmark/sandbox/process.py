@@ -25,6 +25,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 from benchmark.sandbox.core import Limits
 
@@ -74,6 +75,10 @@ class ProcessCap:
     def close(self, token: str | None) -> None:
         """Release what :meth:`open` made, once the run's processes are gone."""
 
+    def tasks(self, token: str | None) -> list[int] | None:
+        """Host ids of every task (thread) in the run's cap, or None where nothing records them."""
+        return None
+
     def describe(self) -> dict[str, object]:
         info: dict[str, object] = {
             "mechanism": self.mechanism,
@@ -96,6 +101,7 @@ class PidsCgroup(ProcessCap):
     def __init__(self, parent: Path, version: int) -> None:
         super().__init__()
         self.parent = parent
+        self.version = version
         self.mechanism = f"cgroup-v{version} pids.max"
 
     @classmethod
@@ -135,6 +141,16 @@ class PidsCgroup(ProcessCap):
     def resize(self, token: str | None, max_tasks: int) -> None:
         if token is not None:
             Path(os.path.dirname(token), "pids.max").write_text(str(max_tasks))
+
+    def tasks(self, token: str | None) -> list[int] | None:
+        """Every thread of the cgroup (v1 ``tasks``, v2 ``cgroup.threads``), zombies included."""
+        if token is None:
+            return None
+        name = "tasks" if self.version == 1 else "cgroup.threads"
+        try:
+            return [int(t) for t in Path(os.path.dirname(token), name).read_text().split()]
+        except (OSError, ValueError):
+            return None
 
     def close(self, token: str | None) -> None:
         """Kill whatever is still in the run's cgroup (a daemon that left the process group), then
@@ -193,6 +209,12 @@ def child_setup(
     return apply
 
 
+class StreamBuffer(Protocol):
+    """What :func:`pump` and :func:`drain` feed a stream's bytes to."""
+
+    def feed(self, chunk: bytes) -> None: ...
+
+
 class TailBuffer:
     """The last ``limit`` bytes of a stream and how many bytes it carried in all."""
 
@@ -214,6 +236,26 @@ class TailBuffer:
             dropped = self.total - len(data)
             return f"[optbench: output truncated, first {dropped} of {self.total} bytes dropped]\n{body}"
         return body
+
+
+class HeadBuffer:
+    """The first ``limit`` bytes of a stream and how many bytes it carried in all: the result pipe,
+    whose beginning (the runner's start mark, then its verdict) is what counts, and which is read
+    to its end so that a writer never blocks on it."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.total = 0
+        self._data = bytearray()
+
+    def feed(self, chunk: bytes) -> None:
+        self.total += len(chunk)
+        room = self.limit - len(self._data)
+        if room > 0:
+            self._data += chunk[:room]
+
+    def data(self) -> bytes:
+        return bytes(self._data)
 
 
 @dataclass(frozen=True)
@@ -239,12 +281,14 @@ def run_process(
     drop_capabilities: bool = False,
     after_kill: Callable[[], None] | None = None,
     launcher_tasks: int = 0,
+    result: tuple[int, HeadBuffer] | None = None,
 ) -> ProcessRun:
     """Run argv to completion or to the wall timeout, then kill its process group.
 
     ``after_kill`` runs once the group is killed and before the cap is released (bwrap uses it to
     wait until the sandbox's pid namespace is gone). ``launcher_tasks`` are the sandbox's own
-    processes (bwrap and its init), allowed on top of ``Limits.processes``.
+    processes (bwrap and its init), allowed on top of ``Limits.processes``. ``result`` is the read
+    end of the result pipe and the buffer its bytes go to, read alongside stdout and stderr.
     """
     token = cap.open(limits.processes + launcher_tasks)
     try:
@@ -272,8 +316,11 @@ def run_process(
             os.close(out_w)
             os.close(err_w)
         stdout, stderr = TailBuffer(limits.output_bytes), TailBuffer(limits.output_bytes)
+        streams: dict[int, StreamBuffer] = {out_r: stdout, err_r: stderr}
+        if result is not None:
+            streams[result[0]] = result[1]
         try:
-            timed_out = not _wait_streaming(proc, {out_r: stdout, err_r: stderr}, limits.wall_timeout_s)
+            timed_out = not _wait_streaming(proc, streams, limits.wall_timeout_s)
         finally:
             # Kill the process group whether or not the run finished: in subprocess mode this ends
             # anything the candidate left running; in bwrap mode it kills bwrap, whose death takes
@@ -283,7 +330,7 @@ def run_process(
                 os.killpg(proc.pid, signal.SIGKILL)
             rc = proc.wait()
             wall = time.monotonic() - start
-            drain({out_r: stdout, err_r: stderr}, DRAIN_AFTER_EXIT_S)
+            drain(streams, DRAIN_AFTER_EXIT_S)
             os.close(out_r)
             os.close(err_r)
         if after_kill is not None:
@@ -294,7 +341,7 @@ def run_process(
 
 
 def pump(
-    streams: dict[int, TailBuffer],
+    streams: Mapping[int, StreamBuffer],
     timeout_s: float,
     done_fd: int | None,
     finished: Callable[[], bool] | None = None,
@@ -326,7 +373,9 @@ def pump(
             return True
 
 
-def _wait_streaming(proc: subprocess.Popen[bytes], streams: dict[int, TailBuffer], timeout_s: float) -> bool:
+def _wait_streaming(
+    proc: subprocess.Popen[bytes], streams: Mapping[int, StreamBuffer], timeout_s: float
+) -> bool:
     """Read the streams until proc exits (True) or timeout_s passes (False), without reaping it."""
     try:
         pidfd = os.pidfd_open(proc.pid)
@@ -338,7 +387,7 @@ def _wait_streaming(proc: subprocess.Popen[bytes], streams: dict[int, TailBuffer
         os.close(pidfd)
 
 
-def drain(streams: dict[int, TailBuffer], budget_s: float) -> None:
+def drain(streams: Mapping[int, StreamBuffer], budget_s: float) -> None:
     """Read what is already in the pipes; stop at EOF, when they are empty, or after budget_s
     (a process that left the group may still hold a pipe open and write to it)."""
     deadline = time.monotonic() + budget_s

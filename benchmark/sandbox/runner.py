@@ -2,17 +2,20 @@
 
 The harness puts this file and the case's inputs (``candidate.py`` and, for scripts, extra files
 under ``files/``) into a read-only input directory and starts it with the sandbox's Python as
-``python -s -I _optbench_runner.py MODE INPUT_DIR RESULT_FD RESULT_LIMIT``; the warm pool imports it
+``python -s _optbench_runner.py MODE INPUT_DIR RESULT_FD RESULT_LIMIT``; the warm pool imports it
 and calls :func:`run_case` in a freshly forked child instead. It must use the standard library only,
 because the harness's own package (``benchmark``) is deliberately not importable in the sandbox.
 
 Why a runner instead of ``python candidate.py``: the classification of a failure (syntax vs. missing
 dependency vs. runtime error vs. broken response contract) is only reliable from inside the
-interpreter, where the exception object still exists. The verdict goes to its own file descriptor,
-not stdout, so that whatever the candidate prints can never be confused with it. The file starts
-with :data:`STARTED_MARK` as soon as the runner runs (so the harness can tell "the interpreter never
-started" from "the candidate crashed"), and the verdict follows it. A verdict longer than
-RESULT_LIMIT bytes is replaced by an ``output_format`` "result too large" verdict.
+interpreter, where the exception object still exists. The verdict goes to its own descriptor, the
+write end of a pipe the harness reads (not stdout), so that whatever the candidate prints can never
+be confused with it. The pipe starts with :data:`STARTED_MARK` as soon as the runner runs, before
+any candidate code (so the harness can tell "the interpreter never started" from "the candidate
+crashed", and no candidate can take the mark back), and the verdict follows it. The candidate can
+write to the pipe too, so the harness trusts no infrastructure claim that comes through it. A
+verdict longer than RESULT_LIMIT bytes is replaced by an ``output_format`` "result too large"
+verdict.
 
 JSON choices for ``solve()``'s return value (documented here because this is where they are made):
 
@@ -402,11 +405,13 @@ def run_case(mode: str, source: str, workdir: str, result_fd: int, result_limit:
         ) as fh:
             fh.write(source)
         verdict = _run(mode, source, workdir)
-    except BaseException as exc:  # a fault in the runner itself, not in candidate code
+    except BaseException as exc:
+        # The runner shares its process with the candidate, which can break it (replace builtins,
+        # close descriptors): no verdict from in here can claim an infrastructure fault.
         _leave_if_forked()
         verdict = {
-            "outcome": "sandbox_error",
-            "error": _error(f"runner failed: {exc!r}", traceback.format_exc()),
+            "outcome": "runtime",
+            "error": _error(f"the runner failed running the candidate: {exc!r}", traceback.format_exc()),
         }
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(Exception):  # the candidate may have closed or replaced the stream
