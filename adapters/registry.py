@@ -1,8 +1,9 @@
 """From the alias a user types (``--model=...``) to a ready adapter.
 
-Built-ins are ``oracle`` and ``replay:FILE``, never cached: their answers are per case (the suite's
-reference, the file's line for that case), and a content cache would hand one case's answer to
-another that asks the same thing. Every other alias is looked up in the models file and served by
+Built-ins are ``oracle``, ``replay:FILE`` and ``artifacts:DIR`` (answer files an external agent
+wrote, see :mod:`adapters.artifacts`), never cached: their answers are per case (the suite's
+reference, the file's line or file for that case), and a content cache would hand one case's answer
+to another that asks the same thing. Every other alias is looked up in the models file and served by
 the OpenAI-compatible adapter behind the response cache (``cache_mode``, see :mod:`adapters.cache`).
 Test adapters (oracle variants that fail in planted ways) plug in with :func:`register_adapter`
 instead of editing this module; the harness's own tests register ``planted:`` that way (the pytest
@@ -16,6 +17,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from adapters.artifacts import PREFIX as ARTIFACTS_PREFIX
+from adapters.artifacts import ArtifactsSource
 from adapters.base import ModelAdapter
 from adapters.cache import CACHE_MODES, CachedAdapter
 from adapters.models_file import DEFAULT_FILENAME, ENV_VAR, find_models_file, load_models_file
@@ -161,3 +164,4 @@ def _replay_factory(alias: str) -> ModelAdapter:
 
 register_adapter("oracle", OracleAdapter, cached=False)
 register_adapter("replay:", _replay_factory, cached=False)
+register_adapter(ARTIFACTS_PREFIX, ArtifactsSource, cached=False)

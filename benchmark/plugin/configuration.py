@@ -75,6 +75,7 @@ def configure_run(config: pytest.Config) -> BenchRun:
     options = RunOptions.from_config(config, suite_names())
     try:
         suite = get_suite(options.suite)
+        options = _with_model_source(config, suite, options)
         dataset = (options.dataset or suite.default_dataset()).resolve()
         dataset_problem: str | None = None
         try:
@@ -190,3 +191,15 @@ def hidden_paths(run: BenchRun) -> tuple[Path, ...]:
         if not any(path.is_relative_to(parent) for parent in kept):
             kept.append(path)
     return tuple(kept)
+
+
+def _with_model_source(config: pytest.Config, suite: Suite, options: RunOptions) -> RunOptions:
+    """Without ``--model``, the model source the suite's own options name (its optional
+    ``model_source(config)``: a folder of answer files an external agent wrote is ``artifacts:DIR``),
+    so a run that only scores such files needs no stand-in model, and its manifest, records and run
+    folder name that source."""
+    source = getattr(suite, "model_source", None)
+    if options.model is not None or not callable(source):
+        return options
+    named = source(config)
+    return dataclasses.replace(options, model=named) if named else options

@@ -6,7 +6,8 @@ metric panel (``scoring.py``): O-Eval against the primary anchor, multi-referenc
 task's reference panel and, with ``--baseline RUN_DIR``, Robust BO-Eval and Multi-BO against that
 run. A failed gate sets O-Eval 0 and BO-Eval −1; a missing artifact scores 0 / −1. With
 ``--artifacts DIR`` no model is called: ``DIR/<task id>.json`` (or ``DIR/<task id>/<artifact
-path>``) is scored, whichever agent produced it.
+path>``) is scored, whichever agent produced it; without ``--model`` the run's model is then
+``artifacts:DIR``.
 
 The oracle answers with the primary reference: one ``python`` turn that runs its script on the
 attachments inside the sandbox (or writes ``tests/expected_result.json`` for a task in the public
@@ -25,6 +26,7 @@ from typing import Any
 
 import pytest
 
+from adapters.artifacts import PREFIX as ARTIFACTS_PREFIX
 from adapters.base import OracleUnavailable
 from benchmark.cases import Case, InstanceRef
 from benchmark.records import RESULTS_FILE, latest_by_case, read_records
@@ -150,6 +152,11 @@ class TbMathSuite:
         if baseline:
             self.baseline_dir = Path(baseline)
             self.baseline = load_baseline(self.baseline_dir)
+
+    def model_source(self, config: pytest.Config) -> str | None:
+        """``--artifacts DIR`` is the run's model source when no ``--model`` is given."""
+        artifacts = config.getoption("artifacts")
+        return f"{ARTIFACTS_PREFIX}{artifacts}" if artifacts else None
 
     def report_tables(self, records: Sequence[Mapping[str, Any]]) -> list[Table]:
         return reporting.report_tables(records)
