@@ -1,7 +1,9 @@
 """The NLData2Opt suite as a user runs it: real pytest sessions, the real sandbox and glpsol, shipped
 tasks, and replayed answers that reproduce the paper's typical failures (§5: embedded coefficients,
 a wrong derivation, the last recorded period copied as the prediction, an irrelevant column used,
-data for an undeclared parameter, syntax MathProg rejects), plus a replayed LLM-ES judge."""
+data for an undeclared parameter, syntax MathProg rejects), the held-out data's (issue 25: a
+constant objective, one value hard-coded, and a correct model in names of its own that passes),
+plus a replayed LLM-ES judge."""
 
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ import pytest
 
 from benchmark.suites.nldata.mathprog import run_local
 from benchmark.suites.nldata.prompts import fenced
+from benchmark.suites.nldata.records import Param, SetSpec, data_file
 from tests.conftest import REPO, BenchRun
 
 pytestmark = pytest.mark.slow
@@ -61,6 +64,59 @@ def _embedded(record: dict) -> tuple[str, str]:
         lines.append(f"subject to limit_{r}: {terms} <= {cap:g};")
     lines += [f"subject to demand_{p}: make['{p}'] <= {v:g};" for p, v in demand.items()]
     return "\n".join(lines) + "\n", "data;\nset PRODUCTS := " + " ".join(profit) + ";\nend;\n"
+
+
+def _unseen_gold_data(record: dict, position: int) -> str:
+    """The gold data file of one held-out instance, in the gold names."""
+    raw = record["unseen"][position]
+    sets = tuple(SetSpec(s["name"], tuple(s["members"]), s["noun"], s["noun"]) for s in raw["sets"])
+    return data_file(sets, [Param.from_json(p) for p in raw["params"]])
+
+
+def _hard_coded_capacity(record: dict) -> tuple[str, str] | None:
+    """Lot sizing with the capacity written into the model: right on the shown data only (None when
+    no unseen instance's optimum would tell)."""
+    task = record["settings"]["nl_data"]
+    capacity = next(p for p in record["base"]["params"] if p["name"] == "capacity")["values"][0][0]
+    model = task["gold_model"].replace("param capacity;\n", "")
+    model = model.replace("capacity * setup", f"{capacity:g} * setup")
+    data = task["gold_data"].replace(f"param capacity := {capacity:g};\n", "")
+    if run_local(model, data).objective != record["objective"]:
+        return None
+    for position, unseen in enumerate(record["unseen"]):
+        gold = _unseen_gold_data(record, position)
+        without = re.sub(r"param capacity := \S+;\n", "", gold)
+        if _changes_optimum({"objective": unseen["objective"]}, model, without):
+            return model, data
+    return None
+
+
+#: Transportation in names of its own, the cost matrix indexed market by plant (transposed), the
+#: number of markets given as a scalar: a correct model that follows its data.
+RENAMED_MODEL = """\
+set S;
+param n_markets;
+set M;
+param cap{S};
+param need{M};
+param c{M, S};
+var q{S, M} >= 0;
+minimize cost: sum{i in S, j in M} c[j, i] * q[i, j];
+s.t. out{i in S}: sum{j in M} q[i, j] <= cap[i];
+s.t. into{j in M}: sum{i in S} q[i, j] >= need[j];
+s.t. sized: card(M) = n_markets;
+"""
+
+
+def _renamed_data(record: dict) -> str:
+    base = {p["name"]: p["values"] for p in record["base"]["params"]}
+    sets = {s["name"]: s["members"] for s in record["base"]["sets"]}
+    lines = ["data;", f"set S := {' '.join(sets['PLANTS'])};", f"set M := {' '.join(sets['MARKETS'])};"]
+    lines.append(f"param n_markets := {len(sets['MARKETS'])};")
+    lines.append("param cap := " + " ".join(f"{k} {v:g}" for k, v in base["supply"]) + ";")
+    lines.append("param need := " + " ".join(f"{k} {v:g}" for k, v in base["demand"]) + ";")
+    lines.append("param c := " + " ".join(f"{m} {s} {v:g}" for s, m, v in base["cost"]) + ";")
+    return "\n".join([*lines, "end;", ""])
 
 
 def _copied_last_period(record: dict, setting: str) -> str | None:
@@ -119,6 +175,19 @@ def _plan() -> tuple[dict[str, str], dict[str, str]]:
     broken = task["gold_model"].replace("profit[p] * make[p]", "profit[p] * * make[p]")
     replies[_key(second, "nl")] = fenced(broken, task["gold_data"])
     expect[_key(second, "nl")] = "syntax"
+    transportation = next(r for r in _records("transportation") if r["id"] == "transportation_007")
+    replies[_key(transportation, "nl")] = fenced(
+        f"var z;\nminimize total: z;\ns.t. floor: z >= {transportation['objective']:g};\n", "data;\nend;\n"
+    )
+    expect[_key(transportation, "nl")] = "constant_objective"
+    replies[_key(transportation, "nl_data")] = fenced(RENAMED_MODEL, _renamed_data(transportation))
+    expect[_key(transportation, "nl_data")] = "renamed"
+    for record in _records("lot_sizing"):
+        found = _hard_coded_capacity(record)
+        if found is not None:
+            replies[_key(record, "nl_data")] = fenced(*found)
+            expect[_key(record, "nl_data")] = "one_hard_coded"
+            break
     return replies, expect
 
 
@@ -148,7 +217,8 @@ def _write(path: Path, entries: dict[str, str]) -> Path:
 def test_every_failure_of_the_plan_was_found_in_the_shipped_tasks() -> None:
     assert sorted(EXPECT.values()) == sorted(
         ["embedded", "wrong_derivation", "copied_last_period", "irrelevant_column",
-         "undeclared_data_parameter", "unsupported_syntax", "syntax"]
+         "undeclared_data_parameter", "unsupported_syntax", "syntax", "constant_objective", "renamed",
+         "one_hard_coded"]
     )  # fmt: skip
 
 
@@ -169,8 +239,22 @@ def test_replayed_failures_score_as_the_paper_describes(bench, tmp_path: Path) -
     by_failure = {EXPECT[key]: record for key, record in records.items()}
 
     embedded = by_failure["embedded"]
-    assert embedded["passed"] and embedded["scores"]["ebc"] == 1.0
+    # right on the shown data, but the coefficients are in the model: the held-out data tells
+    assert not embedded["passed"] and embedded["category"] == "model_data_coupling"
+    assert embedded["scores"]["ebc_shown"] == 1.0 and embedded["scores"]["ebc"] < 1.0
     assert embedded["scores"]["ef1"] < 0.8 and embedded["extra"]["entities"]["parameter"] == 0
+    for name in ("constant_objective", "one_hard_coded"):
+        record = by_failure[name]
+        assert not record["passed"] and record["category"] == "model_data_coupling", (name, record["detail"])
+        assert record["scores"]["ebc_shown"] == 1.0 and record["scores"]["ebc"] < 1.0, record["scores"]
+        assert record["scores"]["ebc_unseen"] < 1.0 and "unseen data" in record["detail"]
+        assert record["extra"]["heldout"]["run"] and len(record["extra"]["heldout"]["runs"]) == 2
+    renamed = by_failure["renamed"]
+    assert renamed["passed"] and renamed["scores"]["ebc"] == 1.0, renamed["detail"]
+    mapping = renamed["extra"]["heldout"]["mapping"]
+    assert mapping["sets"] == {"M": "MARKETS", "S": "PLANTS"} and mapping["kept"] == {}
+    assert mapping["params"] == {"c": "cost (transposed)", "cap": "supply", "n_markets": "card(MARKETS)",
+                                 "need": "demand"}  # fmt: skip
 
     for name in ("wrong_derivation", "copied_last_period", "irrelevant_column"):
         record = by_failure[name]
@@ -246,7 +330,11 @@ def test_oracle_with_oracle_judge_and_setting_selection(bench) -> None:
     assert records and all(
         r["setting"] == "derivation_irr" and r["subcategory"] == "staffing" for r in records
     )
-    assert all(r["passed"] and r["scores"] == {"ebc": 1.0, "ef1": 1.0, "llm_es": 10.0} for r in records)
+    assert all(
+        r["passed"]
+        and r["scores"] == {"ebc": 1.0, "ebc_shown": 1.0, "ebc_unseen": 1.0, "ef1": 1.0, "llm_es": 10.0}
+        for r in records
+    )
 
 
 def test_setting_markers_select_across_all_nine(bench) -> None:

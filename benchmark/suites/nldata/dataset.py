@@ -15,6 +15,7 @@ from typing import Any
 
 from benchmark.cases import InstanceRef
 from benchmark.jsonl import jsonl_files, numbered_objects
+from benchmark.suites.nldata.heldout import Instance
 from benchmark.suites.nldata.records import Table
 from benchmark.suites.nldata.settings import SETTINGS
 from benchmark.verdict import DatasetError
@@ -37,6 +38,10 @@ class Task:
     gold_data: str
     predictions: tuple[dict[str, str], ...]
     derived: str | None
+    shown: Instance
+    """The data the task shows, every value any setting shows (for mapping the candidate's names)."""
+    unseen: tuple[Instance, ...]
+    """The held-out data instances with their verified optima."""
 
 
 def _identity(where: str, obj: dict[str, Any]) -> tuple[str, str, str, str]:
@@ -107,6 +112,7 @@ def load_task(ref: InstanceRef, setting: str) -> Task:
     predictions = raw.get("predictions", [])
     if not isinstance(predictions, list) or not all(isinstance(p, dict) for p in predictions):
         raise DatasetError(where, f"setting {setting}: 'predictions' must be a list of objects")
+    shown, unseen = _instances(where, obj, float(objective))
     return Task(
         where=where,
         instance_id=instance_id,
@@ -118,7 +124,30 @@ def load_task(ref: InstanceRef, setting: str) -> Task:
         gold_data=_text(where, raw, "gold_data"),
         predictions=tuple(predictions),
         derived=raw.get("derived"),
+        shown=shown,
+        unseen=unseen,
     )
+
+
+def _instances(where: str, obj: dict[str, Any], objective: float) -> tuple[Instance, tuple[Instance, ...]]:
+    """The shown data (``base``) and the held-out instances (``unseen``, each with its optimum)."""
+    try:
+        shown = Instance.from_json(obj["base"], objective)
+    except (KeyError, TypeError, ValueError, IndexError) as exc:
+        raise DatasetError(where, f"'base' is malformed ({exc!r})") from None
+    raw_unseen = obj.get("unseen")
+    if not isinstance(raw_unseen, list) or not raw_unseen:
+        raise DatasetError(where, "'unseen' must be a non-empty list of held-out data instances")
+    unseen = []
+    for position, raw in enumerate(raw_unseen):
+        value = raw.get("objective") if isinstance(raw, dict) else None
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise DatasetError(where, f"unseen[{position}]: 'objective' must be a number, got {value!r}")
+        try:
+            unseen.append(Instance.from_json(raw, float(value)))
+        except (KeyError, TypeError, ValueError, IndexError) as exc:
+            raise DatasetError(where, f"unseen[{position}] is malformed ({exc!r})") from None
+    return shown, tuple(unseen)
 
 
 def fingerprint(root: Path) -> dict[str, str]:

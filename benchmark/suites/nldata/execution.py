@@ -1,20 +1,26 @@
 """Running a candidate's model and data file in the harness sandbox: with glpsol (``mathprog.py``)
-or, when the run chose it, with a real AMPL through amplpy (``backends.py``).
+or, when the run chose it, with a real AMPL through amplpy (``backends.py``); and running the same
+model on the held-out data instances (``heldout.py``).
 
-The files are rewritten here (the harness side), the rewrite recorded, and only glpsol runs in the
-sandbox, under the same limits as generated Python. A fault of our own script (glpsol missing from
-the sandbox, no result line) is an :class:`InfrastructureError`, never charged to the model.
+The files are rewritten here (the harness side), the rewrite recorded, and only the solver runs in
+the sandbox, under the same limits as generated Python. A fault of our own script (glpsol missing
+from the sandbox, no result line) is an :class:`InfrastructureError`, never charged to the model.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import json
+from collections.abc import Sequence
+from typing import Any
 
 from benchmark.sandbox import Limits, Outcome, Sandbox
 from benchmark.suites.nldata.backends import AMPL, AMPL_SCRIPT, classify_ampl
+from benchmark.suites.nldata.heldout import Dumped, dump_model, model_without_data, parse_dump
 from benchmark.suites.nldata.mathprog import (
     BACKEND,
     DATA_FILE,
+    JOBS_FILE,
     MODEL_FILE,
     RESULT_PREFIX,
     SANDBOX_SCRIPT,
@@ -25,8 +31,10 @@ from benchmark.suites.nldata.mathprog import (
 from benchmark.tagged_output import tagged_object
 from benchmark.verdict import InfrastructureError
 
+DUMP_MODEL_FILE = "dump.mod"
 
-def _ampl_execution(parsed: dict[str, object], rewrites: dict[str, list[str]]) -> Execution:
+
+def _ampl_execution(parsed: dict[str, Any], rewrites: dict[str, list[str]]) -> Execution:
     if not parsed.get("read"):
         error = str(parsed.get("error", "AMPL could not read the files"))
         return Execution(
@@ -42,13 +50,11 @@ def _ampl_execution(parsed: dict[str, object], rewrites: dict[str, list[str]]) -
     )
 
 
-def run_candidate(
-    model: str, data: str, sandbox: Sandbox, limits: Limits, backend: str = BACKEND
-) -> Execution:
-    rewritten_model, rewritten_data = rewrite(model), rewrite(data)
-    rewrites = {"model": list(rewritten_model.removed), "data": list(rewritten_data.removed)}
-    files = {MODEL_FILE: rewritten_model.text, DATA_FILE: rewritten_data.text}
-    script = AMPL_SCRIPT if backend == AMPL else SANDBOX_SCRIPT
+def _invoke(
+    script: str, files: dict[str, str], sandbox: Sandbox, limits: Limits, rewrites: dict[str, list[str]]
+) -> tuple[dict[str, Any], float | None, str] | Execution:
+    """(parsed result, wall time, stderr) of one sandboxed script, or the Execution of a timeout or a
+    crash (the model's fault); our own faults raise :class:`InfrastructureError`."""
     result = sandbox.run_script(script, limits, files=files)
     if result.outcome is Outcome.TIMEOUT:
         return Execution(
@@ -60,21 +66,94 @@ def run_candidate(
             stderr=result.stderr,
         )  # fmt: skip
     if result.outcome is not Outcome.OK:
-        raise InfrastructureError("sandbox_error", f"the glpsol script could not run: {result.error}")
+        raise InfrastructureError("sandbox_error", f"the solver script could not run: {result.error}")
     parsed = tagged_object(result.stdout, RESULT_PREFIX)
     if parsed is None:
         raise InfrastructureError(
-            "sandbox_error", f"the glpsol script printed no result: {result.stdout[-500:]}"
+            "sandbox_error", f"the solver script printed no result: {result.stdout[-500:]}"
         )
-    if parsed.get("glpsol") is None:
+    if "glpsol" in parsed and parsed.get("glpsol") is None:
         raise InfrastructureError("sandbox_error", "glpsol is not installed where the sandbox can run it")
-    solution = parsed.get("solution")
-    execution = interpret(
-        int(parsed.get("rc", 1)),
-        str(parsed.get("log", "")),
+    return parsed, result.wall_s, result.stderr
+
+
+def _glpsol_run(run: Any, model: str, data: str, rewrites: dict[str, list[str]]) -> Execution:
+    if not isinstance(run, dict):
+        raise InfrastructureError("sandbox_error", f"the glpsol script reported {run!r}")
+    solution = run.get("solution")
+    return interpret(
+        int(run.get("rc", 1)),
+        str(run.get("log", "")),
         solution if isinstance(solution, str) else None,
         model,
         data,
         rewrites,
     )
-    return dataclasses.replace(execution, wall_s=result.wall_s, stderr=result.stderr)
+
+
+def run_with_dump(
+    model: str,
+    data: str,
+    sandbox: Sandbox,
+    limits: Limits,
+    backend: str = BACKEND,
+    dump_names: Sequence[str] = (),
+) -> tuple[Execution, Dumped | None]:
+    """The shown run, and (with glpsol) what glpsol displays of the sets and parameters in
+    ``dump_names``, for mapping the held-out data onto the candidate's names (None when the display
+    failed or the backend is AMPL)."""
+    rewritten_model, rewritten_data = rewrite(model), rewrite(data)
+    rewrites = {"model": list(rewritten_model.removed), "data": list(rewritten_data.removed)}
+    files = {MODEL_FILE: rewritten_model.text, DATA_FILE: rewritten_data.text}
+    if backend == AMPL:
+        invoked = _invoke(AMPL_SCRIPT, files, sandbox, limits, rewrites)
+        if isinstance(invoked, Execution):
+            return invoked, None
+        parsed, wall_s, stderr = invoked
+        return dataclasses.replace(_ampl_execution(parsed, rewrites), wall_s=wall_s, stderr=stderr), None
+    jobs = [{"model": MODEL_FILE, "data": DATA_FILE, "check": False}]
+    if dump_names:
+        files[DUMP_MODEL_FILE] = dump_model(rewritten_model.text, list(dump_names))
+        jobs.append({"model": DUMP_MODEL_FILE, "data": DATA_FILE, "check": True})
+    files[JOBS_FILE] = json.dumps(jobs)
+    invoked = _invoke(SANDBOX_SCRIPT, files, sandbox, limits, rewrites)
+    if isinstance(invoked, Execution):
+        return invoked, None
+    parsed, wall_s, stderr = invoked
+    runs = parsed.get("runs")
+    if not isinstance(runs, list) or len(runs) != len(jobs):
+        raise InfrastructureError("sandbox_error", f"the glpsol script reported {len(jobs)} jobs wrongly")
+    execution = _glpsol_run(runs[0], model, data, rewrites)
+    dumped = parse_dump(str(runs[1].get("log", ""))) if dump_names else Dumped({}, {})
+    return dataclasses.replace(execution, wall_s=wall_s, stderr=stderr), dumped
+
+
+def run_candidate(
+    model: str, data: str, sandbox: Sandbox, limits: Limits, backend: str = BACKEND
+) -> Execution:
+    """The candidate's model on its own data file."""
+    return run_with_dump(model, data, sandbox, limits, backend)[0]
+
+
+def run_unseen(model: str, datas: Sequence[str], sandbox: Sandbox, limits: Limits) -> list[Execution]:
+    """The candidate's model (its own ``data;`` section left out) on each held-out data file, with
+    glpsol, in one sandboxed run; a timeout or crash of that run is every instance's result."""
+    rewritten = rewrite(model_without_data(model))
+    rewrites = {"model": list(rewritten.removed), "data": []}
+    files = {MODEL_FILE: rewritten.text}
+    jobs = []
+    for position, data in enumerate(datas, start=1):
+        files[f"unseen_{position}.dat"] = data
+        jobs.append({"model": MODEL_FILE, "data": f"unseen_{position}.dat", "check": False})
+    files[JOBS_FILE] = json.dumps(jobs)
+    invoked = _invoke(SANDBOX_SCRIPT, files, sandbox, limits, rewrites)
+    if isinstance(invoked, Execution):
+        return [invoked] * len(datas)
+    parsed, wall_s, stderr = invoked
+    runs = parsed.get("runs")
+    if not isinstance(runs, list) or len(runs) != len(jobs):
+        raise InfrastructureError("sandbox_error", f"the glpsol script reported {len(jobs)} jobs wrongly")
+    return [
+        dataclasses.replace(_glpsol_run(run, model, data, rewrites), wall_s=wall_s, stderr=stderr)
+        for run, data in zip(runs, datas, strict=True)
+    ]

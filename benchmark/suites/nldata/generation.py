@@ -6,7 +6,11 @@ glpsol's ``--wlp`` translation (plus the objective's constant term, which the LP
 a comment) → reject draws that are not optimal, whose optimum is zero (EBC would be degenerate) or
 where the two solvers disagree → build the nine settings → check the validity criterion for each
 (gold model + data executed give the base optimum; history tables extrapolate to the gold values;
-no digit in any description but ``nl``'s) → write one JSONL file per domain and ``manifest.json``.
+no digit in any description but ``nl``'s) → draw the task's *unseen* data instances (same domain,
+other sizes, own seeds; each verified the same way, its optimum different from the shown one and
+from each other, and both gold models, plain and derived, reproducing it) → write one JSONL file per
+domain and ``manifest.json``. The unseen instances are never shown to a model: the harness runs the
+model a candidate wrote on them to check that it follows its data (``heldout.py``).
 ``--check`` regenerates in memory and compares byte for byte with the shipped files.
 """
 
@@ -27,14 +31,17 @@ from typing import Any
 
 from benchmark.suites.nldata.domains import DOMAINS, Domain
 from benchmark.suites.nldata.mathprog import BACKEND, DATA_FILE, MODEL_FILE, rewrite, run_local
-from benchmark.suites.nldata.records import BaseRecord, data_file
-from benchmark.suites.nldata.settings import SETTINGS, SettingTask, build, extrapolate
+from benchmark.suites.nldata.records import BaseRecord, Param, data_file
+from benchmark.suites.nldata.settings import SETTINGS, SettingTask, build, derived_model, extrapolate
 
 DATASET = "optbench-nldata"
 VERSION = "1"
 BASE_SEED = 20260415
 PER_DOMAIN = 14
 MAX_ATTEMPTS = 50
+#: Held-out data instances per base task (issue 25): same schema, other sizes and values.
+UNSEEN_PER_TASK = 2
+SIZES = 6
 RELATIVE_AGREEMENT = 1e-7
 FIXTURES = Path(__file__).resolve().parents[3] / "fixtures" / "nldata"
 _CONSTANT = re.compile(r"constant term = (\S+)")
@@ -107,6 +114,19 @@ def check_task(record: BaseRecord, task: SettingTask, objective: float) -> None:
         raise ValidityError(f"{where}: the description contains a number")
 
 
+def _verified_optimum(record: BaseRecord) -> tuple[float, dict[str, float]] | str:
+    """(optimum, cross-check) of a record's gold model on its own data, or why the draw is rejected."""
+    gold = run_local(record.model, data_file(record.sets, record.params))
+    if gold.status != "optimal" or gold.objective is None:
+        return str(gold.status)
+    if abs(gold.objective) < 1e-9:
+        return "zero optimum"
+    highs_status, highs_value = highs_objective(record.model, data_file(record.sets, record.params))
+    if highs_value is None or not _agree(highs_value, gold.objective):
+        return f"HiGHS gives {highs_status} {highs_value}, glpsol {gold.objective}"
+    return gold.objective, {"glpsol": gold.objective, "highs": highs_value}
+
+
 def _verified(domain: Domain, index: int) -> tuple[BaseRecord, dict[str, SettingTask], list[str]]:
     size, difficulty = size_and_difficulty(index)
     rejected: list[str] = []
@@ -118,30 +138,74 @@ def _verified(domain: Domain, index: int) -> tuple[BaseRecord, dict[str, Setting
             difficulty=difficulty,
             seed=seed,
         )
-        gold = run_local(record.model, data_file(record.sets, record.params))
-        if gold.status != "optimal" or gold.objective is None:
-            rejected.append(f"seed {seed}: {gold.status}")
+        verified = _verified_optimum(record)
+        if isinstance(verified, str):
+            rejected.append(f"seed {seed}: {verified}")
             continue
-        if abs(gold.objective) < 1e-9:
-            rejected.append(f"seed {seed}: zero optimum")
-            continue
-        highs_status, highs_value = highs_objective(record.model, data_file(record.sets, record.params))
-        if highs_value is None or not _agree(highs_value, gold.objective):
-            rejected.append(f"seed {seed}: HiGHS gives {highs_status} {highs_value}, glpsol {gold.objective}")
-            continue
+        objective, checks = verified
         try:
             tasks = {setting: build(record, setting) for setting in SETTINGS}
             for task in tasks.values():
-                check_task(record, task, gold.objective)
+                check_task(record, task, objective)
         except ValueError as exc:
             rejected.append(f"seed {seed}: {exc}")
             continue
-        checks = {"glpsol": gold.objective, "highs": highs_value}
-        return dataclasses.replace(record, objective=gold.objective, checks=checks), tasks, rejected
+        return dataclasses.replace(record, objective=objective, checks=checks), tasks, rejected
     raise RuntimeError(f"{domain.name} #{index}: no valid draw in {MAX_ATTEMPTS} attempts: {rejected[-3:]}")
 
 
-def record_json(record: BaseRecord, tasks: dict[str, SettingTask]) -> dict[str, Any]:
+def _unseen(domain: Domain, record: BaseRecord, size: int) -> tuple[list[tuple[str, BaseRecord]], list[str]]:
+    """The held-out instances of one base task: sizes ``size + 1`` and ``size + 3`` (mod 6), seeds
+    ``"<base seed>:unseen:<j>:<attempt>"``. A draw is kept when it is verified like a base record, its
+    optimum differs from the shown one and from the earlier unseen ones (so no constant objective can
+    pass two of them), and the derivation's gold model and data give the same optimum."""
+    found: list[tuple[str, BaseRecord]] = []
+    rejected: list[str] = []
+    for j in range(UNSEEN_PER_TASK):
+        unseen_size = (size + 1 + 2 * j) % SIZES
+        for attempt in range(MAX_ATTEMPTS):
+            seed = f"{record.seed}:unseen:{j}:{attempt}"
+            draw = dataclasses.replace(
+                domain.build(random.Random(seed), unseen_size), instance_id=f"{record.instance_id}/u{j + 1}"
+            )
+            verified = _verified_optimum(draw)
+            if isinstance(verified, str):
+                rejected.append(f"seed {seed}: {verified}")
+                continue
+            objective, checks = verified
+            earlier = [o for o in (record.objective, *(u.objective for _, u in found)) if o is not None]
+            if any(_agree(objective, o) for o in earlier):
+                rejected.append(f"seed {seed}: optimum {objective} equals an earlier instance's")
+                continue
+            model, params = derived_model(draw)
+            derived = run_local(model, data_file(draw.sets, params))
+            if derived.objective is None or not _agree(derived.objective, objective):
+                rejected.append(f"seed {seed}: the derived gold model gives {derived.objective}")
+                continue
+            found.append((seed, dataclasses.replace(draw, objective=objective, checks=checks)))
+            break
+        else:
+            raise RuntimeError(f"{record.instance_id}: no unseen instance {j + 1} in {MAX_ATTEMPTS} attempts")
+    return found, rejected
+
+
+def _instance_json(record: BaseRecord) -> dict[str, Any]:
+    """The data of one instance as the harness reads it back: sets, parameters and every other value
+    some setting shows (the derivation's components, the distractor columns)."""
+    params = {p.name: p for p in record.params}
+    extra: list[Param] = [
+        p for p in (*record.derivation.components, *record.distractors) if p.name not in params
+    ]
+    return {
+        "sets": [{"name": s.name, "members": list(s.members), "noun": s.noun} for s in record.sets],
+        "params": [p.to_json() for p in record.params],
+        "other_params": [p.to_json() for p in extra],
+    }
+
+
+def record_json(
+    record: BaseRecord, tasks: dict[str, SettingTask], unseen: list[tuple[str, BaseRecord]]
+) -> dict[str, Any]:
     return {
         "id": record.instance_id,
         "domain": record.domain,
@@ -151,11 +215,12 @@ def record_json(record: BaseRecord, tasks: dict[str, SettingTask]) -> dict[str, 
         "objective": record.objective,
         "backend": BACKEND,
         "cross_check": record.checks,
-        "base": {
-            "sets": [{"name": s.name, "members": list(s.members), "noun": s.noun} for s in record.sets],
-            "params": [p.to_json() for p in record.params],
-        },
+        "base": _instance_json(record),
         "settings": {name: task.to_json() for name, task in tasks.items()},
+        "unseen": [
+            {"seed": seed, "objective": u.objective, "cross_check": u.checks, **_instance_json(u)}
+            for seed, u in unseen
+        ],
     }
 
 
@@ -171,11 +236,13 @@ def generate(per_domain: int = PER_DOMAIN) -> dict[str, str]:
         "files": {},
     }
     for domain in DOMAINS:
-        lines, rejected = [], 0
+        lines, rejected, rejected_unseen = [], 0, 0
         for index in range(per_domain):
             record, tasks, rejections = _verified(domain, index)
+            unseen, unseen_rejections = _unseen(domain, record, size_and_difficulty(index)[0])
             rejected += len(rejections)
-            lines.append(json.dumps(record_json(record, tasks), sort_keys=True))
+            rejected_unseen += len(unseen_rejections)
+            lines.append(json.dumps(record_json(record, tasks, unseen), sort_keys=True))
         name = f"{domain.name}.jsonl"
         files[name] = "\n".join(lines) + "\n"
         manifest["files"][name] = {
@@ -183,10 +250,13 @@ def generate(per_domain: int = PER_DOMAIN) -> dict[str, str]:
             "problem_type": domain.problem_type,
             "base_tasks": per_domain,
             "rejected_draws": rejected,
+            "rejected_unseen_draws": rejected_unseen,
+            "unseen_instances": per_domain * UNSEEN_PER_TASK,
             "sha256": hashlib.sha256(files[name].encode()).hexdigest(),
         }
     manifest["base_tasks"] = per_domain * len(DOMAINS)
     manifest["cases_per_sample"] = manifest["base_tasks"] * len(SETTINGS)
+    manifest["unseen_per_task"] = UNSEEN_PER_TASK
     files["manifest.json"] = json.dumps(manifest, indent=2, sort_keys=True) + "\n"
     return files
 

@@ -21,9 +21,9 @@ without a value), and ``syntax`` for the rest. A model glpsol solved reports ``o
 or ``unbounded``.
 
 Only glpsol's own word counts: it writes its solution into a fresh directory outside the model's
-working directory (:func:`glpsol_argv`), and a solve that glpsol's log says failed (``incorrect
-bounds`` and the other ``glp_*`` refusals) is a ``runtime`` failure with that log line as its reason,
-whatever any file says.
+working directory (``SANDBOX_SCRIPT``, :func:`run_local`), and a solve that glpsol's log says
+failed (``incorrect bounds`` and the other ``glp_*`` refusals) is a ``runtime`` failure with that
+log line as its reason, whatever any file says.
 
 Backend: glpsol translates the model and solves it with GLPK's own simplex / branch-and-cut
 (``--mipgap 0``); the generator cross-checks every gold optimum with HiGHS on glpsol's ``--wlp``
@@ -282,8 +282,10 @@ def read_solution(text: str) -> tuple[str, float | None]:
     return "undefined", None
 
 
-#: A solver routine's refusal in glpsol's log, e.g. ``glp_simplex: column 1: lb = 5, ub = 1; incorrect
-#: bounds``: glpsol still writes a solution file (status undefined) and exits 0.
+#: A solver routine's message in glpsol's log, e.g. ``glp_simplex: column 1: lb = 5, ub = 1; incorrect
+#: bounds``: after such a refusal glpsol still writes a solution file (status undefined) and exits 0,
+#: so the message is the reason given for a solve without an optimal status. (Not every such line is
+#: a refusal: ``glp_mpl_build_prob: row z; constant term 6 ignored`` comes with optimal solves.)
 _REFUSAL = re.compile(r"^glp_\w+: .*$", re.MULTILINE)
 
 
@@ -304,9 +306,6 @@ def interpret(
         )
     if "NO DUAL FEASIBLE SOLUTION" in upper or "UNBOUNDED PRIMAL SOLUTION" in upper:
         return Execution("unbounded", None, "unbounded", "the model is unbounded", log, rewrites)
-    if refusal := _REFUSAL.search(log):
-        reason = f"glpsol refused to solve: {refusal.group()}"
-        return Execution("error", None, "runtime", reason, log, rewrites)
     if solution is None:
         return Execution(
             "error", None, "runtime", f"glpsol wrote no solution (exit status {rc})", log, rewrites
@@ -316,6 +315,9 @@ def interpret(
         return Execution("optimal", objective, None, "", log, rewrites)
     if status in ("infeasible", "unbounded"):
         return Execution(status, None, status, f"the model is {status}", log, rewrites)
+    if refusal := _REFUSAL.search(log):
+        reason = f"glpsol refused to solve: {refusal.group()}"
+        return Execution("error", None, "runtime", reason, log, rewrites)
     return Execution("error", None, "runtime", f"glpsol stopped with solution status {status}", log, rewrites)
 
 
@@ -353,8 +355,11 @@ def run_local(model: str, data: str, glpsol: str | None = None) -> Execution:
     return interpret(proc.returncode, proc.stdout + proc.stderr, solution, model, data, rewrites)
 
 
-#: The script the sandbox runs: glpsol on the two files, its solution written into a fresh private
-#: directory, everything it produced reported as JSON.
+JOBS_FILE = "jobs.json"
+
+#: The script the sandbox runs: glpsol on each (model, data) pair listed in ``jobs.json`` (a
+#: ``check`` job only translates, for the held-out data's display), each solution written into a fresh
+#: private directory, everything glpsol produced reported as JSON.
 SANDBOX_SCRIPT = f"""\
 import json
 import os
@@ -366,14 +371,15 @@ exe = shutil.which("glpsol")
 if exe is None:
     print({RESULT_PREFIX!r} + json.dumps({{"glpsol": None}}))
 else:
-    private = tempfile.mkdtemp(prefix="glpsol-")
-    solution_path = os.path.join(private, "solution.txt")
-    argv = {glpsol_argv("GLPSOL", "SOLUTION")!r}
-    argv[0] = exe
-    argv[argv.index("SOLUTION")] = solution_path
-    proc = subprocess.run(argv, capture_output=True, text=True, check=False)
-    solution = open(solution_path).read() if os.path.isfile(solution_path) else None
-    log = (proc.stdout + proc.stderr)[-20000:]
-    result = {{"glpsol": exe, "rc": proc.returncode, "log": log, "solution": solution}}
-    print({RESULT_PREFIX!r} + json.dumps(result))
+    runs = []
+    for job in json.load(open({JOBS_FILE!r})):
+        private = tempfile.mkdtemp(prefix="glpsol-")
+        solution_path = os.path.join(private, "solution.txt")
+        argv = [exe, "--math", job["model"], "-d", job["data"]]
+        argv += ["--check"] if job["check"] else ["-w", solution_path, "--mipgap", "0"]
+        proc = subprocess.run(argv, capture_output=True, text=True, check=False)
+        solution = open(solution_path).read() if os.path.isfile(solution_path) else None
+        log = (proc.stdout + proc.stderr)[-20000:]
+        runs.append({{"rc": proc.returncode, "log": log, "solution": solution}})
+    print({RESULT_PREFIX!r} + json.dumps({{"glpsol": exe, "runs": runs}}))
 """

@@ -94,7 +94,7 @@ def _with_distractors(record: BaseRecord, params: list[Param], irrelevant: bool)
     return params + list(record.distractors) if irrelevant else params
 
 
-def _derived_model(record: BaseRecord) -> tuple[str, list[Param]]:
+def derived_model(record: BaseRecord) -> tuple[str, list[Param]]:
     """The gold model with the target computed from its components, and the data parameters."""
     d = record.derivation
     target = record.param(d.target)
@@ -230,7 +230,7 @@ def build(record: BaseRecord, setting: str) -> SettingTask:
         shown = tables(record.sets, _with_distractors(record, list(record.params), irrelevant))
         return SettingTask(setting, f"{record.story}\n\n{_DATA_NOTE}", tuple(shown), record.model, gold_data)
     if setting in ("derivation", "derivation_irr"):
-        model, params = _derived_model(record)
+        model, params = derived_model(record)
         shown = tables(record.sets, _with_distractors(record, params, irrelevant))
         text = "\n\n".join([record.story, record.derivation.sentence, _DATA_NOTE])
         return SettingTask(

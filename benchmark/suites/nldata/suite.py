@@ -2,7 +2,11 @@
 data file → executed with glpsol in the sandbox → EBC against the verified optimum, EF1 against the
 gold model's entities, and, with ``--judge-model``, LLM-ES from a judge.
 
-A case passes when EBC is 1 within 1e-6 relative (``metrics.PASS_RELATIVE_TOLERANCE``). Failures
+A case passes when EBC is 1 within 1e-6 relative (``metrics.PASS_RELATIVE_TOLERANCE``) on the shown
+data *and* on every held-out data instance (``heldout.py``: the same model on data it never saw, in
+its own names); ``scores.ebc`` is that strict EBC (the lowest), ``ebc_shown`` and ``ebc_unseen`` (the
+mean over the unseen instances) are recorded beside it, and a model optimal on the shown data only
+fails with ``model_data_coupling``. Failures
 carry the suite's own categories (``reporting.ERROR_CATEGORIES``: undefined entities, data for
 undeclared parameters, infeasible, unbounded, ``unsupported_syntax`` apart from model errors, ...).
 """
@@ -23,9 +27,10 @@ from benchmark.suites.base import CaseContext, Grouping
 from benchmark.suites.nldata import backends, commands, dataset, reporting
 from benchmark.suites.nldata.backends import BackendChoice
 from benchmark.suites.nldata.entities import entity_counts
-from benchmark.suites.nldata.execution import run_candidate
+from benchmark.suites.nldata.execution import run_unseen, run_with_dump
+from benchmark.suites.nldata.heldout import Dumped, data_names, map_entities, unseen_data
 from benchmark.suites.nldata.judge import judge_messages, oracle_judgement, parse_score
-from benchmark.suites.nldata.mathprog import BACKEND, DATA_FILE, MODEL_FILE
+from benchmark.suites.nldata.mathprog import BACKEND, DATA_FILE, MODEL_FILE, Execution
 from benchmark.suites.nldata.metrics import ebc, ebc_passes, entity_f1
 from benchmark.suites.nldata.prompts import fenced, task_messages
 from benchmark.suites.nldata.reporting import ERROR_CATEGORIES
@@ -149,19 +154,20 @@ class NLDataSuite:
                 extra=extra,
             )
         counts = entity_counts(extracted.model)
-        execution = run_candidate(
-            extracted.model, extracted.data, context.sandbox, context.limits, self.backend.name
+        names = data_names(extracted.model, extracted.data)
+        execution, dumped = run_with_dump(
+            extracted.model, extracted.data, context.sandbox, context.limits, self.backend.name, names
         )
+        ebc_shown = ebc(execution.objective, task.objective)
+        heldout = self._heldout(task, extracted.model, execution, dumped, context)
+        unseen_ebcs = heldout.pop("ebcs")
         scores = {
-            "ebc": ebc(execution.objective, task.objective),
+            "ebc": min([ebc_shown, *unseen_ebcs]),
+            "ebc_shown": ebc_shown,
+            "ebc_unseen": sum(unseen_ebcs) / len(unseen_ebcs) if unseen_ebcs else 0.0,
             "ef1": entity_f1(counts, gold_counts),
         }
-        extra.update(
-            {
-                "entities": dict(counts),
-                "execution": execution.as_record(),
-            }
-        )
+        extra.update({"entities": dict(counts), "execution": execution.as_record(), "heldout": heldout})
         if self.judge_alias:
             judgement = self._judge(context, task, extracted.model, extracted.data)
             extra["judge"] = judgement
@@ -181,14 +187,76 @@ class NLDataSuite:
             },
             "extra": extra,
         }
-        if ebc_passes(execution.objective, task.objective):
-            return Verdict(passed=True, **common)
-        category = execution.category or "wrong_objective"
-        detail = execution.error or (
-            f"objective {execution.objective!r}, the verified optimum is {task.objective!r} "
-            f"(EBC {scores['ebc']:.4f})"
-        )
-        return Verdict.fail(category, detail, **common)
+        if not ebc_passes(execution.objective, task.objective):
+            category = execution.category or "wrong_objective"
+            detail = execution.error or (
+                f"objective {execution.objective!r}, the verified optimum is {task.objective!r} "
+                f"(EBC {ebc_shown:.4f})"
+            )
+            return Verdict.fail(category, detail, **common)
+        if not heldout["run"]:
+            detail = f"optimal on the shown data, but the unseen data could not be run: {heldout['reason']}"
+            return Verdict.fail("model_data_coupling", detail, **common)
+        failed = [run for run in heldout["runs"] if not run["passed"]]
+        if failed:
+            first = failed[0]
+            detail = (
+                f"optimal on the shown data, but on {len(failed)} of {len(heldout['runs'])} unseen data "
+                f"instances of the same schema it is not: on {first['instance']} the model gives "
+                f"{first['status']} {first['objective']!r} ({first['error'] or 'wrong objective'}), the "
+                f"verified optimum is {first['expected_objective']!r}; values written into the model "
+                "instead of the data file? (mapping of the data names in extra.heldout.mapping)"
+            )
+            return Verdict.fail("model_data_coupling", detail, **common)
+        return Verdict(passed=True, **common)
+
+    def _heldout(
+        self,
+        task: dataset.Task,
+        model: str,
+        execution: Execution,
+        dumped: Dumped | None,
+        context: CaseContext,
+    ) -> dict[str, Any]:
+        """The model on every unseen instance, its data written in the candidate's names. Runs only
+        after an optimal solve on the shown data (anything else fails already); ``ebcs`` is one EBC
+        per unseen instance, all 0 when the held-out data could not be run."""
+        count = len(task.unseen)
+        if execution.status != "optimal":
+            return {"instances": count, "run": False, "reason": "no optimum on the shown data", "runs": [],
+                    "ebcs": [0.0] * count}  # fmt: skip
+        if dumped is None:
+            reason = (
+                f"the held-out data runs with GNU MathProg only; this run's backend is {self.backend.name}"
+                if self.backend.name != BACKEND
+                else "glpsol could not display the sets and parameters of the data file"
+            )
+            return {"instances": count, "run": False, "reason": reason, "runs": [], "ebcs": [0.0] * count}
+        mapping = map_entities(dumped, task.shown)
+        datas = [unseen_data(mapping, dumped, instance) for instance in task.unseen]
+        runs = run_unseen(model, datas, context.sandbox, context.limits)
+        out = []
+        for position, (instance, run) in enumerate(zip(task.unseen, runs, strict=True), start=1):
+            out.append(
+                {
+                    "instance": f"u{position}",
+                    "sizes": {name: len(members) for name, members in instance.sets.items()},
+                    "expected_objective": instance.objective,
+                    "objective": run.objective,
+                    "status": run.status,
+                    "category": run.category,
+                    "error": run.error,
+                    "ebc": ebc(run.objective, instance.objective),
+                    "passed": ebc_passes(run.objective, instance.objective),
+                }
+            )
+        return {
+            "instances": count,
+            "run": True,
+            "mapping": mapping.as_record(),
+            "runs": out,
+            "ebcs": [run["ebc"] for run in out],
+        }
 
 
 SUITE = NLDataSuite()
