@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from benchmark.suites.mmopt.package import discover, load_package
+from benchmark.suites.mmopt.package import SETTING_FILES, discover, load_package
 from benchmark.suites.mmopt.planting import plant
 from benchmark.suites.mmopt.subcategories import get_subcategory
 from benchmark.suites.mmopt.subcategories.inventory_routing_problem.generator import just_in_time_cost
@@ -175,3 +175,64 @@ PLANTED_MIX = (
 @pytest.mark.slow
 def test_planted_causes_are_recovered_with_their_category(tmp_path):
     assert_planted_causes_recovered(tmp_path, PLANTED_MIX, lambda ref: ref.path[1] == NAME)
+
+
+OFFICIAL_FLEET = (
+    REPO / "tests/data/official_mmopt/multi_period_system_planning/inventory_routing_problem/medium/irp_m_008"
+)
+
+
+def _fleet() -> tuple[dict[str, Any], dict[str, Any]]:
+    return instance_and_reference(OFFICIAL_FLEET)
+
+
+def test_an_official_two_vehicle_reference_loads_and_scores_in_both_modes():
+    """The release's medium/hard packages store routes per vehicle (route_by_vehicle_period and
+    route_arcs_by_vehicle_period); the package's own reference must pass, costed per vehicle."""
+    root = OFFICIAL_FLEET.parents[3]
+    ref = next(ref for ref in discover(root) if ref.location == OFFICIAL_FLEET)
+    package = load_package(ref, SETTING_FILES["stage1"])
+    instance, solution = package.instance_data, package.solution_ref
+    check = SUBCATEGORY.check_solution(instance, solution)
+    assert check.feasible, check.problems
+    assert check.objective == pytest.approx(184.23, abs=1e-9)  # 141.94 routing + 24.29 holding + 18 dispatch
+    for scoring in ("strict", "official"):
+        verdict = score_answer(NAME, instance, solution, solution, scoring=scoring)
+        assert verdict.passed, (scoring, verdict.detail)
+
+
+def test_per_vehicle_routes_are_read_from_either_official_key():
+    instance, solution = _fleet()
+    nodes_only = {k: v for k, v in solution.items() if k != "route_arcs_by_vehicle_period"}
+    arcs_only = {k: v for k, v in solution.items() if k != "route_by_vehicle_period"}
+    for answer in (nodes_only, arcs_only):
+        check = SUBCATEGORY.check_solution(instance, answer)
+        assert check.feasible and check.objective == pytest.approx(184.23), check.problems
+    # a malformed redundant key is passed over, as the official scorer does, for the intact one
+    damaged = {**solution, "route_arcs_by_vehicle_period": "n/a"}
+    assert SUBCATEGORY.check_solution(instance, damaged).feasible
+    assert not SUBCATEGORY.check_solution(
+        instance, {**arcs_only, "route_arcs_by_vehicle_period": "n/a"}
+    ).feasible
+    broken_chain = copy.deepcopy(arcs_only)
+    broken_chain["route_arcs_by_vehicle_period"]["V1"]["t3"] = [["Depot", "C4"], ["C3", "Depot"]]
+    assert any("one chain" in p for p in _problems(instance, broken_chain))
+
+
+def test_per_vehicle_rules_are_checked():
+    instance, solution = _fleet()
+    answer = {k: v for k, v in solution.items() if k != "route_arcs_by_vehicle_period"}
+    twice = copy.deepcopy(answer)  # V2 also calls at C4, which V1 serves in t3
+    twice["route_by_vehicle_period"]["V2"]["t3"] = ["Depot", "C7", "C8", "C4", "Depot"]
+    assert any("C4 is visited by V1, V2 in t3" in p for p in _problems(instance, twice))
+    overloaded = copy.deepcopy(answer)  # move V2's t3 load onto V1, which visits C3 and C4 only
+    overloaded["deliveries_by_vehicle_period"]["V1"]["t3"]["C3"] = 8.0
+    assert any("V1 carries 12 in t3, above its capacity 8" in p for p in _problems(instance, overloaded))
+    unknown = copy.deepcopy(answer)
+    unknown["route_by_vehicle_period"]["V9"] = unknown["route_by_vehicle_period"].pop("V2")
+    assert any("unknown vehicle 'V9'" in p for p in _problems(instance, unknown))
+    dropped = copy.deepcopy(answer)  # without V2's trip in t4, C5 and C6 get goods nobody brings
+    dropped["route_by_vehicle_period"]["V2"]["t4"] = []
+    assert any(
+        "C5 receives 4 in t4 but the route does not visit it" in p for p in _problems(instance, dropped)
+    )

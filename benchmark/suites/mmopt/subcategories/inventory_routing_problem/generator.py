@@ -199,7 +199,16 @@ def delivery_bound(instance: Mapping[str, Any], customer: str, k: int, capacity:
     return min(bound, float(instance["vehicle_capacity"])) if capacity else bound
 
 
+def single_vehicle(instance: Mapping[str, Any]) -> None:
+    """Our exact methods plan one vehicle; an instance with a fleet (the release's medium and hard
+    packages) is refused by name rather than solved as if it had one vehicle."""
+    vehicles = instance["sets"].get("vehicles") or ["V1"]
+    if len(vehicles) > 1:
+        raise Rejected(f"reference: our IRP models plan one vehicle, the instance has {len(vehicles)}")
+
+
 def _highs(instance: Mapping[str, Any], *, capacity: bool = True) -> tuple[Any, list[list[str]]]:
+    single_vehicle(instance)
     customers, periods = customers_periods(instance)
     n, T = len(customers), len(periods)
     costs, orders = route_table(instance)
@@ -319,6 +328,7 @@ def solution_record(
 
 
 def cross_check(instance: Mapping[str, Any]) -> tuple[str, float]:
+    single_vehicle(instance)
     customers, periods = customers_periods(instance)
     nodes = [DEPOT, *customers]
     n = len(customers)
