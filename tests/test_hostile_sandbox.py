@@ -9,6 +9,10 @@ from __future__ import annotations
 import os
 import platform
 import shutil
+import site
+import subprocess
+import sys
+import sysconfig
 import textwrap
 import time
 from collections.abc import Iterator
@@ -17,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from benchmark.sandbox import Limits, Outcome, PoolSandbox, Sandbox, SandboxKind, create_sandbox
+from benchmark.sandbox.environment import sandbox_environment
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 HAVE_BWRAP = shutil.which("bwrap") is not None
@@ -308,3 +313,127 @@ def test_sysv_ipc_and_message_queues_do_not_outlive_a_case(bwrap_sandbox: Sandbo
     seen = bwrap_sandbox.run_solve(_FIND_IPC, QUICK)
     assert seen.outcome is Outcome.OK, seen.error
     assert seen.value == {"shm": -1, "msg": -1, "sem": -1, "rows": [0, 0, 0], "mq": -1}
+
+
+# -------------------------------------------------------- ground truth under /usr and in site-packages
+
+_HUNT_EVERYWHERE = code("""
+    import os
+    MARKER = {marker!r}
+    SKIP = {skip!r}
+
+    def solve():
+        hits, seen = [], 0
+        for top, dirs, files in os.walk("/"):
+            if top in SKIP:
+                dirs[:] = []
+                continue
+            seen += len(files)
+            hits += [os.path.join(top, n) for n in dirs + files if MARKER in n]
+        names = {{}}
+        for probe in ("/usr/local", "/usr/share", "/usr/lib/python3", {base_site!r}):
+            try:
+                names[probe] = sorted(os.listdir(probe))
+            except OSError as exc:
+                names[probe] = type(exc).__name__
+        return {{"hits": hits, "files_seen": seen, "listings": names}}
+""")
+
+
+def _base_site_packages() -> Path:
+    """The base installation's site-packages (the one this venv was made from)."""
+    return Path(sysconfig.get_paths(vars={"base": sys.base_prefix})["purelib"])
+
+
+def _site_packages_dirs(sandbox: Sandbox) -> list[Path]:
+    """Site-packages folders on this host that are not the sandbox environment's own: the base
+    interpreter's, the harness's venv, the system Python's."""
+    found = [_base_site_packages(), *map(Path, site.getsitepackages())]
+    found.append(Path("/usr/lib/python3/dist-packages"))
+    own = set(sandbox.environment.site_packages)
+    return [p for p in dict.fromkeys(found) if p.is_dir() and p not in own and os.access(p, os.W_OK)]
+
+
+@pytest.fixture
+def ground_truth_under_usr_and_site_packages(bwrap_sandbox: Sandbox) -> Iterator[tuple[str, list[Path]]]:
+    """A real package's ground truth copied under /usr/local/share and into every other
+    site-packages folder this user can write (a non-editable install puts packages there)."""
+    reference = sorted((REPO_ROOT / "fixtures" / "mmopt").glob("*/*/*/*/ground_truth"))[0]
+    marker = f"planted{os.getpid()}x{time.monotonic_ns()}"
+    targets = [Path("/usr/local/share"), *_site_packages_dirs(bwrap_sandbox)]
+    made: list[Path] = []
+    try:
+        for parent in targets:
+            if not os.access(parent, os.W_OK):
+                continue
+            dest = parent / marker
+            shutil.copytree(reference, dest / "ground_truth")
+            made.append(dest)
+        yield marker, made
+    finally:
+        for path in made:
+            shutil.rmtree(path, ignore_errors=True)
+
+
+@NEEDS_BWRAP
+def test_ground_truth_under_usr_local_or_in_a_site_packages_is_unreachable(
+    bwrap_sandbox: Sandbox, ground_truth_under_usr_and_site_packages: tuple[str, list[Path]]
+) -> None:
+    marker, planted = ground_truth_under_usr_and_site_packages
+    assert any(str(p).startswith("/usr/local/share/") for p in planted), "run as a user who can write there"
+    assert any("site-packages" in str(p) or "dist-packages" in str(p) for p in planted)
+    env = bwrap_sandbox.environment
+    base_site = str(_base_site_packages())
+    skip = ["/proc", "/sys", *map(str, env.site_packages)]
+    result = bwrap_sandbox.run_solve(
+        _HUNT_EVERYWHERE.format(marker=marker, skip=skip, base_site=base_site), Limits(wall_timeout_s=120.0)
+    )
+    assert result.outcome is Outcome.OK, result.error
+    assert result.value is not None
+    assert result.value["hits"] == []
+    assert result.value["files_seen"] > 1000  # the walk did cover the standard library and /usr/bin
+    listings = result.value["listings"]
+    assert listings["/usr/local"] == "FileNotFoundError"
+    assert listings["/usr/share"] == "FileNotFoundError"
+    assert listings["/usr/lib/python3"] == "FileNotFoundError"
+    assert listings[base_site] in ([], "FileNotFoundError")
+
+
+@NEEDS_BWRAP
+def test_the_base_interpreters_packages_cannot_be_imported(bwrap_sandbox: Sandbox) -> None:
+    """pytest, hypothesis and friends live in the base installation's site-packages here; a
+    candidate that puts that folder on its path still cannot import them."""
+    base_site = _base_site_packages()
+    present = [m for m in ("pytest", "hypothesis", "boto3", "requests") if (base_site / m).is_dir()]
+    assert present, f"nothing to import from {base_site}"
+    for module in present:
+        source = f"import sys\nsys.path.append({str(base_site)!r})\nimport {module}\n"
+        result = bwrap_sandbox.run_solve(source + "def solve():\n    return {}\n", QUICK)
+        assert result.outcome is Outcome.DEPENDENCY, (module, result.error)
+    uses_stack = "import numpy, scipy, ortools, pulp\ndef solve():\n    return {}\n"
+    stack = bwrap_sandbox.run_solve(uses_stack, QUICK)
+    assert stack.outcome is Outcome.OK, stack.error
+
+
+@NEEDS_BWRAP
+def test_another_pinned_venv_can_be_the_sandboxs_python(tmp_path: Path) -> None:
+    """A suite needing its own package stack passes its venv; the sandbox then sees that venv's
+    packages and not the default stack's."""
+    venv_dir = tmp_path / "agent-venv"
+    base_python = Path(sys.base_prefix) / "bin" / "python3"
+    subprocess.run([str(base_python), "-m", "venv", "--without-pip", str(venv_dir)], check=True)
+    (site_dir,) = venv_dir.glob("lib/python*/site-packages")
+    (site_dir / "agent_pinned_pkg.py").write_text("VERSION = '1.2.3'\n")
+    environment = sandbox_environment(venv_dir)
+    assert environment.dedicated and environment.site_packages == (site_dir.resolve(),)
+    probe = code("""
+        import importlib.util
+        def solve():
+            import agent_pinned_pkg
+            numpy = importlib.util.find_spec("numpy") is not None
+            return {"version": agent_pinned_pkg.VERSION, "numpy": numpy}
+    """)
+    with create_sandbox([REPO_ROOT], prefer=SandboxKind.BWRAP, environment=environment) as sandbox:
+        result = sandbox.run_solve(probe, QUICK)
+    assert result.outcome is Outcome.OK, result.error
+    assert result.value == {"version": "1.2.3", "numpy": False}

@@ -3,7 +3,9 @@
 ``scripts/setup.sh`` creates ``.venv-sandbox`` next to the checkout's ``.venv`` with exactly the
 pins of ``solver_stack.txt``; the harness's packages (openai, pytest, hypothesis, syrupy, the
 ``benchmark`` package itself) are not installed there, so generated code cannot import them and
-what it can import is what the prompt promises. When that environment is missing the sandbox falls
+what it can import is what the prompt promises. Of the base installation the venv was made from,
+the sandbox sees only the interpreter, ``libpython`` and the standard library, never its
+``site-packages``. When that environment is missing the sandbox falls
 back to the harness's interpreter and says so in the manifest (``dedicated: false``).
 """
 
@@ -72,6 +74,8 @@ class PythonEnvironment:
     mounts: tuple[Path, ...]
     site_packages: tuple[Path, ...]
     dedicated: bool
+    #: Folders inside ``mounts`` the sandbox must not see (the base installation's site-packages).
+    covered: tuple[Path, ...] = ()
 
     def package_versions(self) -> dict[str, str]:
         """Installed distributions of this environment, read from its metadata without running it."""
@@ -111,14 +115,38 @@ def _venv_home(venv: Path) -> Path | None:
 
 
 def _dedicated(venv: Path) -> PythonEnvironment | None:
+    """The venv with exactly what its interpreter needs from the base installation: the chain of
+    links to the binary, the binary, ``libpython``, and the standard library with the base's own
+    ``site-packages`` covered; the rest of the base prefix (its packages, headers, shared data)
+    stays out of the sandbox."""
     python = venv / "bin" / "python"
     home = _venv_home(venv)
     if not python.exists() or home is None:
         return None
     real_venv = Path(os.path.realpath(venv))
-    mounts = {real_venv, home, Path(os.path.realpath(python)).parents[1]}
+    mounts = {real_venv, *_link_chain(python)}
+    stdlib = sorted(d for d in home.glob("lib/python3*") if (d / "os.py").is_file())
+    mounts.update(stdlib)
+    mounts.update(p for p in home.glob("lib/libpython3*") if p.is_file() or p.is_symlink())
+    covered = tuple(d / n for d in stdlib for n in ("site-packages", "dist-packages") if (d / n).is_dir())
     site_packages = tuple(sorted(real_venv.glob("lib/python*/site-packages")))
-    return PythonEnvironment(python, real_venv, tuple(sorted(mounts)), site_packages, dedicated=True)
+    return PythonEnvironment(
+        python, real_venv, tuple(sorted(mounts)), site_packages, dedicated=True, covered=covered
+    )
+
+
+def _link_chain(path: Path) -> list[Path]:
+    """Every path from ``path`` to the file it finally names, links included, with absolute parents."""
+    chain: list[Path] = []
+    current = Path(os.path.abspath(path))
+    for _ in range(40):  # the kernel's own limit on nested links
+        current = Path(os.path.realpath(current.parent)) / current.name
+        chain.append(current)
+        if not current.is_symlink():
+            break
+        target = Path(os.readlink(current))
+        current = target if target.is_absolute() else current.parent / target
+    return chain
 
 
 def _harness() -> PythonEnvironment:
@@ -128,8 +156,13 @@ def _harness() -> PythonEnvironment:
     return PythonEnvironment(Path(sys.executable), Path(sys.prefix), tuple(sorted(mounts)), packages, False)
 
 
-def sandbox_environment() -> PythonEnvironment:
-    """The dedicated sandbox environment when it exists, else the harness's own interpreter."""
-    override = os.environ.get(VENV_ENV_VAR)
-    venv = Path(override) if override else _CHECKOUT / SANDBOX_VENV_DIR
+def sandbox_environment(venv: Path | None = None) -> PythonEnvironment:
+    """The dedicated sandbox environment when it exists, else the harness's own interpreter.
+
+    ``venv`` names another virtual environment to run generated code with (a suite whose code
+    needs a different pinned stack, say); without it, ``$OPTBENCH_SANDBOX_VENV`` or the checkout's
+    ``.venv-sandbox``. Pass the result to ``create_sandbox(..., environment=...)``."""
+    if venv is None:
+        override = os.environ.get(VENV_ENV_VAR)
+        venv = Path(override) if override else _CHECKOUT / SANDBOX_VENV_DIR
     return _dedicated(venv) or _harness()

@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from benchmark.sandbox.core import Limits, Outcome, SandboxKind
+from benchmark.sandbox.environment import PythonEnvironment
 from benchmark.sandbox.executor import BwrapSandbox, Sandbox, SandboxUnavailableError, SubprocessSandbox
 from benchmark.sandbox.pool import PoolSandbox
 
@@ -38,7 +39,11 @@ def isolation_warning(description: Mapping[str, object]) -> str | None:
 
 
 def create_sandbox(
-    hidden_paths: Sequence[Path], *, prefer: SandboxKind | None = None, limits: Limits | None = None
+    hidden_paths: Sequence[Path],
+    *,
+    prefer: SandboxKind | None = None,
+    limits: Limits | None = None,
+    environment: PythonEnvironment | None = None,
 ) -> Sandbox:
     """The best sandbox this machine supports.
 
@@ -46,17 +51,19 @@ def create_sandbox(
     result; otherwise a plain subprocess, with the reason recorded in
     ``describe()["fallback_reason"]``. ``prefer`` forces a kind: ``SUBPROCESS`` skips the probe,
     ``BWRAP`` (cold) or ``POOL`` raise :class:`SandboxUnavailableError` instead of falling back, so a
-    run that was promised isolation never silently loses it.
+    run that was promised isolation never silently loses it. ``environment`` replaces the
+    sandbox's Python (``environment.sandbox_environment(venv)`` for another pinned venv); the mounts
+    follow it, so only that venv and its interpreter's standard library are visible.
     """
     if prefer is SandboxKind.SUBPROCESS:
-        return SubprocessSandbox(hidden_paths, limits=limits)
+        return SubprocessSandbox(hidden_paths, limits=limits, environment=environment)
     cls = BwrapSandbox if prefer is SandboxKind.BWRAP else PoolSandbox
     bwrap = shutil.which("bwrap")
     if bwrap is None:
         reason = "bwrap executable not found on PATH (Debian package: bubblewrap)"
     else:
         try:
-            sandbox = BwrapSandbox(hidden_paths, limits=limits, bwrap=bwrap)
+            sandbox = BwrapSandbox(hidden_paths, limits=limits, bwrap=bwrap, environment=environment)
             probe = sandbox.run_solve(
                 _PROBE_CODE, Limits(wall_timeout_s=60.0, memory_mb=sandbox.limits.memory_mb)
             )
@@ -64,8 +71,10 @@ def create_sandbox(
             reason = f"bwrap unusable: {exc}"
         else:
             if probe.outcome is Outcome.OK and probe.value == {"status": "ok"}:
-                return sandbox if cls is BwrapSandbox else cls(hidden_paths, limits=limits, bwrap=bwrap)
+                if cls is BwrapSandbox:
+                    return sandbox
+                return cls(hidden_paths, limits=limits, bwrap=bwrap, environment=environment)
             reason = f"bwrap probe run failed ({probe.outcome.value}): {probe.error.strip()[:500]}"
     if prefer is not None:
         raise SandboxUnavailableError(reason)
-    return SubprocessSandbox(hidden_paths, limits=limits, fallback_reason=reason)
+    return SubprocessSandbox(hidden_paths, limits=limits, fallback_reason=reason, environment=environment)

@@ -1,8 +1,12 @@
 """Mount planning for bubblewrap: the sandbox's filesystem is built from an allowlist.
 
-Nothing of the host is visible unless it is listed here: the system's programs and libraries
-(``/usr`` and the ``/bin``, ``/lib*`` links or folders), a handful of ``/etc`` files the dynamic
-loader and libc read, the sandbox's Python environment, and the case's read-only input folder.
+Nothing of the host is visible unless it is listed here, and only what generated code and its
+solvers need is listed: the system's programs (``/usr/bin``) and shared libraries (the multiarch
+folder under ``/usr/lib``, ``/usr/lib64``, the C.UTF-8 locale) with the ``/bin``, ``/lib*`` links
+or folders, a handful of ``/etc`` files the dynamic loader and libc read, the sandbox's Python
+environment (its venv and, of the base installation, the interpreter, ``libpython`` and the
+standard library, whose ``site-packages`` is covered), and the case's read-only input folder. Not
+``/usr/local``, ``/usr/share``, ``/usr/lib/python3*`` or any other site-packages.
 ``/dev`` holds only ``null``, ``zero``, ``random``, ``urandom`` and a small ``/dev/shm``; ``/proc``
 is the sandbox's own; the working directory lives in ``/tmp``, a size-capped tmpfs that is the
 case's whole writable disk. Everything else, including any copy of a dataset anywhere on the host,
@@ -11,13 +15,18 @@ simply does not exist inside.
 
 from __future__ import annotations
 
+import glob
 import os
 from collections.abc import Sequence
 from pathlib import Path
 
 from benchmark.sandbox.environment import PythonEnvironment
 
-SYSTEM_PATHS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+#: Top-level links (or folders, without merged /usr) the loader and ``#!`` lines use.
+SYSTEM_ROOTS = ("/bin", "/lib", "/lib32", "/lib64", "/libx32")
+#: Under /usr, the programs and the libraries; the multiarch folders are found per machine.
+USR_PATHS = ("/usr/bin", "/usr/lib64", "/usr/lib32", "/usr/libx32", "/usr/lib/locale")
+MULTIARCH_GLOB = "/usr/lib/*-linux-gnu*"
 ETC_PATHS = (
     "/etc/ld.so.cache",
     "/etc/ld.so.conf",
@@ -50,12 +59,21 @@ def _within(path: Path, parent: Path) -> bool:
     return path == parent or parent in path.parents
 
 
+def system_paths() -> list[Path]:
+    """The system folders (and top-level links) the sandbox binds read-only, those that exist."""
+    found = [Path(p) for p in SYSTEM_ROOTS if os.path.lexists(p)]
+    usr = [Path(p) for p in USR_PATHS if os.path.lexists(p)]
+    usr += sorted(Path(p) for p in glob.glob(MULTIARCH_GLOB) if os.path.isdir(p))
+    # Without merged /usr, /lib is a folder of its own and already holds what it holds.
+    return found + [p for p in usr if not any(_within(p, r) and not r.is_symlink() for r in found)]
+
+
 class MountPlan:
     """The bwrap arguments that build one case's filesystem (same for every case of a sandbox)."""
 
     def __init__(self, environment: PythonEnvironment, hidden: Sequence[Path], tmp_bytes: int) -> None:
         self.tmp_bytes = tmp_bytes
-        self.system = [Path(p) for p in SYSTEM_PATHS if os.path.lexists(p)]
+        self.system = system_paths()
         self.etc = [Path(p) for p in ETC_PATHS if os.path.lexists(p)]
         roots = [*self.system, *self.etc]
         self.python = [
@@ -67,7 +85,7 @@ class MountPlan:
         exposed = [*roots, *self.python]
         # A hidden path inside something exposed (a checkout inside the Python installation, say)
         # is covered by an empty read-only tmpfs; hidden paths elsewhere are not mounted at all.
-        resolved = {Path(os.path.realpath(h)) for h in hidden}
+        resolved = {Path(os.path.realpath(h)) for h in hidden} | set(environment.covered)
         self.covered = sorted(h for h in resolved if any(_within(h, e) for e in exposed))
         self.links = {
             link: target
@@ -88,7 +106,10 @@ class MountPlan:
         # environment) may itself live under /tmp, and a later tmpfs would hide it.
         out += ["--size", str(self.tmp_bytes), "--tmpfs", "/tmp", "--dir", WORK_DIR]
         for path in self.python:
-            out += ["--ro-bind", str(path), str(path)]
+            if path.is_symlink():
+                out += ["--symlink", os.readlink(path), str(path)]
+            else:
+                out += ["--ro-bind", str(path), str(path)]
         for path in self.covered:
             if path.is_dir():
                 out += ["--size", str(_COVER_BYTES), "--tmpfs", str(path), "--remount-ro", str(path)]
