@@ -1,9 +1,13 @@
 """``report.html``: one self-contained page per run, for the people who look at a run.
 
-Everything is inline (plots as PNG data URIs drawn by matplotlib, the style sheet, a few lines of
-script for the case filter), so the file opens from disk or as a CI artifact with no network. The
-numbers come from the same summary as ``summary.md``; the plots and the case table come from the
-records, and each case links to its response, extracted code and sandbox output.
+Everything is inline (plots as PNG data URIs drawn by matplotlib, image thumbnails, the style
+sheet, a few lines of script for the case filter and sorting), so the file opens from disk or as a
+CI artifact with no network. The numbers come from the same summary as ``summary.md``; the plots
+and the case table come from the records. Each case's section shows its call timeline, why it
+ended, the transcript (the messages as sent, images as thumbnails, each response and tool call),
+its extracted code and sandbox output. The filter (also ``#q=WORDS`` in the URL) hides the rows
+and the sections of the cases it leaves out; a column header sorts (also ``#sort=NAME`` or
+``#sort=-NAME`` for descending).
 """
 
 from __future__ import annotations
@@ -13,14 +17,21 @@ import html
 import io
 from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from benchmark.records import latest_by_case, read_records
-from benchmark.reporting.render import headline, summary_tables
+from benchmark.reporting.render import accounting_lines, headline, summary_tables
 from benchmark.run import RunPaths
 
 #: Characters of a response, artifact or output shown per case (the run log has them whole).
 TEXT_LIMIT = 20_000
+
+#: Distinct images drawn as thumbnails in one page (the rest are named with their hash).
+THUMBNAIL_LIMIT = 400
+#: Longest side of a thumbnail, in pixels.
+THUMBNAIL_PX = 360
 
 _STYLE = """
 body{font-family:system-ui,sans-serif;margin:1.5em 2em;color:#222}
@@ -31,12 +42,20 @@ td:first-child,th:first-child{text-align:left}.headline{display:flex;gap:1em;fle
 .metric b{font-size:1.6em;display:block}.plots img{max-width:48%;margin:0 1% 1em 0;vertical-align:top}
 .pass{color:#17692b}.fail{color:#a11}.error{color:#a60}pre{white-space:pre-wrap;background:#f6f6f6;
 padding:.5em;max-height:28em;overflow:auto}details{margin:.3em 0}#filter{width:30em;padding:3px}
+#cases th{cursor:pointer;user-select:none}#cases th[aria-sort=ascending]::after{content:" ▲"}
+#cases th[aria-sort=descending]::after{content:" ▼"}
+.turn{border-left:3px solid #bbb;padding-left:.7em;margin:.6em 0}
+.role{font-weight:bold;text-transform:uppercase;font-size:.8em;color:#555}.thumbs img{max-height:360px;
+border:1px solid #ccc;margin:.2em .4em .2em 0}.muted{color:#777}
+table.timeline td,table.timeline th,#cases .t{text-align:left}
 """
 
 _SCRIPT = """
 (function () {
   var input = document.getElementById('filter');
-  var rows = Array.prototype.slice.call(document.querySelectorAll('#cases tbody tr'));
+  var table = document.getElementById('cases');
+  var body = table.tBodies[0];
+  var rows = Array.prototype.slice.call(body.rows);
   function apply() {
     var words = input.value.toLowerCase().split(/\\s+/).filter(Boolean);
     var shown = 0;
@@ -44,17 +63,58 @@ _SCRIPT = """
       var text = row.textContent.toLowerCase();
       var ok = words.every(function (w) { return text.indexOf(w) >= 0; });
       row.style.display = ok ? '' : 'none';
+      var section = document.getElementById(row.getAttribute('data-section'));
+      if (section) { section.style.display = ok ? '' : 'none'; }
       if (ok) { shown += 1; }
     });
     document.getElementById('shown').textContent = shown + ' of ' + rows.length + ' cases';
   }
+  function sortBy(header, column, ascending) {
+    Array.prototype.forEach.call(table.tHead.rows[0].cells, function (h) { h.removeAttribute('aria-sort'); });
+    header.setAttribute('aria-sort', ascending ? 'ascending' : 'descending');
+    function key(row) {
+      var value = row.cells[column].getAttribute('data-v');
+      var number = parseFloat(value);
+      return value !== '' && !isNaN(number) && isFinite(value) ? number : value;
+    }
+    rows.sort(function (a, b) {
+      var x = key(a), y = key(b);
+      var order = (typeof x === typeof y) ? (x < y ? -1 : x > y ? 1 : 0) : (typeof x === 'number' ? -1 : 1);
+      return ascending ? order : -order;
+    });
+    rows.forEach(function (row) { body.appendChild(row); });
+  }
+  var headers = Array.prototype.slice.call(table.tHead.rows[0].cells);
+  headers.forEach(function (header, column) {
+    header.addEventListener('click', function () {
+      sortBy(header, column, header.getAttribute('aria-sort') !== 'ascending');
+    });
+  });
   input.addEventListener('input', apply);
   var match = /[#&]q=([^&]*)/.exec(window.location.hash);
   if (match) { input.value = decodeURIComponent(match[1]); }
+  var order = /[#&]sort=(-?)([^&]*)/.exec(window.location.hash);  // #sort=-cost%20$: by cost, descending
+  if (order) {
+    var name = decodeURIComponent(order[2]);
+    headers.forEach(function (header, column) {
+      if (header.textContent === name) { sortBy(header, column, order[1] !== '-'); }
+    });
+  }
   apply();
   document.body.setAttribute('data-rendered', 'ok');
 })();
 """
+
+
+def case_seconds(record: Mapping[str, Any]) -> float | None:
+    """A case's time: its model calls and execution, or its own wall time when that is longer. A
+    model call the generation phase made before the case started counts here, though the case's
+    own wall time (``total_time_s``) only waited for it."""
+    parts = [record.get(f) for f in ("total_time_s", "model_time_s", "execution_time_s")]
+    if all(p is None for p in parts):
+        return None
+    total, model, execution = (float(p or 0.0) for p in parts)
+    return max(total, model + execution)
 
 
 def _png(figure: Any) -> str:
@@ -63,32 +123,59 @@ def _png(figure: Any) -> str:
     return "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode("ascii")
 
 
+@dataclass
+class _Heat:
+    labels: list[str]
+    row_field: str
+    column_field: str | None
+    rows: list[str]
+    columns: list[str]
+    grid: list[list[float | None]]
+
+
 def _plots(summary: Mapping[str, Any], records: Sequence[Mapping[str, Any]]) -> list[tuple[str, str]]:
-    """(caption, data URI) of every plot the run has data for."""
+    """(caption, data URI) of every plot the run has data for. Heat maps whose every cell equals an
+    earlier one's (pass@1 and a score that is 1 exactly when a case passes) are drawn once, with
+    every name they show in the caption."""
     import matplotlib
 
     matplotlib.use("Agg")
     from matplotlib import pyplot as plt
+    from matplotlib.ticker import MaxNLocator
 
     plots: list[tuple[str, str]] = []
     scored = [r for r in records if r.get("outcome") in ("passed", "failed")]
-    heat = _heat_map(plt, scored, lambda r: float(bool(r["passed"])), "pass@1 (sample rate)")
-    if heat:
-        plots.append(heat)
+    heats: list[_Heat] = []
+
+    def add_heat(
+        subset: Sequence[Mapping[str, Any]], value_of: Callable[[Mapping[str, Any]], float], label: str
+    ) -> None:
+        heat = _heat_grid(subset, value_of, label)
+        if heat is None:
+            return
+        same = next(
+            (h for h in heats if (h.rows, h.columns, h.grid) == (heat.rows, heat.columns, heat.grid)), None
+        )
+        if same is not None:
+            same.labels.append(label)
+        else:
+            heats.append(heat)
+
+    add_heat(scored, lambda r: float(bool(r["passed"])), "pass@1 (sample rate)")
     score_names = sorted(
         {k for r in scored for k, v in (r.get("scores") or {}).items() if isinstance(v, int | float)}
     )
     for name in score_names:  # the suites' own per-case scores (EBC, O-Eval, …)
         scored_with = [r for r in scored if isinstance((r.get("scores") or {}).get(name), int | float)]
-        heat = _heat_map(plt, scored_with, lambda r, n=name: float(r["scores"][n]), f"mean {name}")
-        if heat:
-            plots.append(heat)
+        add_heat(scored_with, lambda r, n=name: float(r["scores"][n]), f"mean {name}")
+    plots += [_draw_heat(plt, heat) for heat in heats]
     failures = summary.get("failure_categories") or {}
     if failures:
         figure, axes = plt.subplots(figsize=(6, 0.8 + 0.35 * len(failures)))
         names = list(failures)[::-1]
         axes.barh(names, [failures[n] for n in names], color="#c0504d")
         axes.set_xlabel("failed samples")
+        axes.xaxis.set_major_locator(MaxNLocator(integer=True))
         plots.append(("failures by category", _png(figure)))
         plt.close(figure)
     settings = summary.get("by_setting") or {}
@@ -100,22 +187,27 @@ def _plots(summary: Mapping[str, Any], records: Sequence[Mapping[str, Any]]) -> 
         axes.set_xlabel("pass@1")
         plots.append(("pass@1 by setting", _png(figure)))
         plt.close(figure)
-    for field, label in (("total_time_s", "seconds per case"), ("output_tokens", "output tokens per case")):
-        values = [float(r[field]) for r in records if isinstance(r.get(field), int | float)]
+    distributions: tuple[tuple[Callable[[Mapping[str, Any]], Any], str], ...] = (
+        (case_seconds, "seconds per case"),
+        (lambda r: r.get("output_tokens"), "output tokens per case"),
+    )
+    for value_of, label in distributions:
+        values = [float(v) for v in map(value_of, records) if isinstance(v, int | float)]
         if values and max(values) > 0:
             figure, axes = plt.subplots(figsize=(6, 2.6))
             axes.hist(values, bins=min(30, max(5, len(values) // 3)), color="#8064a2")
             axes.set_xlabel(label)
             axes.set_ylabel("cases")
+            axes.yaxis.set_major_locator(MaxNLocator(integer=True))  # counts: 1, 2, 3, never 1.5
             plots.append((f"distribution of {label}", _png(figure)))
             plt.close(figure)
     return plots
 
 
-def _heat_map(
-    plt: Any, records: Sequence[Mapping[str, Any]], value_of: Callable[[Mapping[str, Any]], float], label: str
-) -> tuple[str, str] | None:
-    """Mean of ``value_of`` by family (or setting) × difficulty (or all), as a captioned plot."""
+def _heat_grid(
+    records: Sequence[Mapping[str, Any]], value_of: Callable[[Mapping[str, Any]], float], label: str
+) -> _Heat | None:
+    """Mean of ``value_of`` by family (or setting) × difficulty (or all)."""
     row_field = next((f for f in ("family", "setting") if any(r.get(f) is not None for r in records)), None)
     if row_field is None:
         return None
@@ -130,18 +222,24 @@ def _heat_map(
         column = str(record.get(column_field)) if column_field else "all"
         cells[(str(record.get(row_field)), column)].append(value_of(record))
     grid = [[_mean(cells.get((r, c))) for c in columns] for r in rows]
-    figure, axes = plt.subplots(figsize=(1.8 + 1.3 * len(columns), 0.9 + 0.45 * len(rows)))
+    return _Heat([label], row_field, column_field, rows, columns, grid)
+
+
+def _draw_heat(plt: Any, heat: _Heat) -> tuple[str, str]:
+    figure, axes = plt.subplots(figsize=(1.8 + 1.3 * len(heat.columns), 0.9 + 0.45 * len(heat.rows)))
     image = axes.imshow(
-        [[v if v is not None else float("nan") for v in row] for row in grid],
+        [[v if v is not None else float("nan") for v in row] for row in heat.grid],
         cmap="RdYlGn", vmin=0, vmax=1, aspect="auto",
     )  # fmt: skip
-    for i, row in enumerate(grid):
+    for i, row in enumerate(heat.grid):
         for j, value in enumerate(row):
             axes.text(j, i, "n/a" if value is None else f"{100 * value:.0f}%", ha="center", va="center")
-    axes.set_xticks(range(len(columns)), columns)
-    axes.set_yticks(range(len(rows)), rows)
-    figure.colorbar(image, ax=axes, label=label)
-    caption = f"{label} by {row_field} × {column_field or 'all'}"
+    axes.set_xticks(range(len(heat.columns)), heat.columns)
+    axes.set_yticks(range(len(heat.rows)), heat.rows)
+    figure.colorbar(image, ax=axes, label=heat.labels[0] if len(heat.labels) == 1 else "value")
+    caption = f"{', '.join(heat.labels)} by {heat.row_field} × {heat.column_field or 'all'}"
+    if len(heat.labels) > 1:
+        caption += " (the same in every cell)"
     uri = _png(figure)
     plt.close(figure)
     return caption, uri
@@ -170,30 +268,194 @@ def _headline_metrics(summary: Mapping[str, Any]) -> str:
     parts.append(
         f"<div class='metric'>instances<b>{metrics['instances']}</b>{metrics['samples']} samples</div>"
     )
+    accounting = summary.get("accounting") or {}
+    if accounting:
+        calls, hits = int(accounting.get("model_calls") or 0), int(accounting.get("cache_hits") or 0)
+        tokens_in, tokens_out = (
+            int(accounting.get("input_tokens") or 0),
+            int(accounting.get("output_tokens") or 0),
+        )
+        cost, sent = accounting.get("cost_usd"), accounting.get("cost_usd_sent")
+        parts += [
+            f"<div class='metric'>model calls<b>{calls}</b>{hits} from the cache</div>",
+            f"<div class='metric'>tokens<b>{tokens_in + tokens_out:,}</b>"
+            f"{tokens_in:,} in, {tokens_out:,} out; "
+            f"{int(accounting.get('truncated') or 0)} truncated</div>",
+            "<div class='metric'>cost this run<b>"
+            + ("n/a" if sent is None else f"${float(sent):.4f}")
+            + "</b>"
+            + ("no prices known" if cost is None else f"${float(cost):.4f} as first asked")
+            + "</div>",
+            f"<div class='metric'>model time<b>{float(accounting.get('model_time_s') or 0):.1f} s</b>"
+            f"execution {float(accounting.get('execution_time_s') or 0):.1f} s</div>",
+        ]
     return "<div class='headline'>" + "".join(parts) + "</div>"
 
 
-def _text_block(title: str, text: str) -> str:
+def _text_block(title: str, text: str, open_: bool = False) -> str:
     clipped = text if len(text) <= TEXT_LIMIT else text[:TEXT_LIMIT] + f"\n… ({len(text) - TEXT_LIMIT} more)"
-    return f"<details><summary>{html.escape(title)}</summary><pre>{html.escape(clipped)}</pre></details>"
+    return (
+        f"<details{' open' if open_ else ''}><summary>{html.escape(title)}</summary>"
+        f"<pre>{html.escape(clipped)}</pre></details>"
+    )
+
+
+class _Thumbnails:
+    """Each distinct image of the page once, as a small inline PNG (by content hash), while the
+    file the record names still exists and the page has not reached :data:`THUMBNAIL_LIMIT`."""
+
+    def __init__(self) -> None:
+        self._uris: dict[str, str | None] = {}
+
+    def html(self, image: Mapping[str, str]) -> str:
+        name, digest = str(image.get("name", "image")), str(image.get("sha256", ""))
+        uri = self._uri(digest, Path(str(image.get("path", ""))))
+        label = html.escape(f"{name} (sha256 {digest[:12]})")
+        if uri is None:
+            return f"<span class='muted'>[image {label}: not drawn, the file is not here]</span>"
+        return f"<img alt='{label}' title='{label}' src='{uri}'>"
+
+    def _uri(self, digest: str, path: Path) -> str | None:
+        if digest not in self._uris:
+            self._uris[digest] = None
+            drawn = sum(1 for uri in self._uris.values() if uri is not None)
+            if drawn < THUMBNAIL_LIMIT and path.is_file():
+                self._uris[digest] = _thumbnail(path)
+        return self._uris[digest]
+
+
+def _thumbnail(path: Path) -> str | None:
+    from PIL import Image, UnidentifiedImageError
+
+    try:
+        with Image.open(path) as image:
+            image.thumbnail((THUMBNAIL_PX, THUMBNAIL_PX))
+            buffer = io.BytesIO()
+            image.convert("RGB").save(buffer, format="PNG", optimize=True)
+    except (OSError, UnidentifiedImageError):
+        return None
+    return "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode("ascii")
+
+
+def _number(value: Any, digits: int) -> str:
+    return "" if value is None else f"{float(value):.{digits}f}"
+
+
+def _timeline(record: Mapping[str, Any]) -> str:
+    """One row per model call: time, tokens, cache, how it finished and the tools it asked for."""
+    rows = []
+    for index, turn in enumerate(record.get("turns") or ()):
+        usage = turn.get("usage") or {}
+        tools = ", ".join(str(call.get("name")) for call in turn.get("tool_calls") or ()) or "—"
+        rows.append(
+            "<tr>"
+            + "".join(
+                f"<td>{html.escape(str(cell))}</td>"
+                for cell in (
+                    index + 1,
+                    turn.get("key", ""),
+                    _number(turn.get("latency_s"), 2),
+                    f"{usage.get('input_tokens') or 0} / {usage.get('output_tokens') or 0}",
+                    "hit" if turn.get("cache_hit") else "sent",
+                    turn.get("finish_reason") or "",
+                    tools,
+                )
+            )
+            + "</tr>"
+        )
+    if not rows:
+        return ""
+    return (
+        "<table class='timeline'><tr><th>call</th><th>request key</th><th>seconds</th>"
+        "<th>tokens in / out</th><th>cache</th><th>finish</th><th>tool calls</th></tr>"
+        + "".join(rows)
+        + "</table>"
+    )
+
+
+def _transcript(record: Mapping[str, Any], thumbnails: _Thumbnails) -> str:
+    """The messages as sent (each call shows what it added to the previous call's), the images as
+    thumbnails, and each response with its tool calls."""
+    parts = []
+    for index, turn in enumerate(record.get("turns") or ()):
+        shared = int(turn.get("context_messages") or 0)
+        body = [f"<p class='muted'>call {index + 1}: {html.escape(str(turn.get('key', '')))}"]
+        if shared:
+            body.append(f" — after the {shared} messages already sent")
+        body.append("</p>")
+        for message in turn.get("messages") or ():
+            images = "".join(thumbnails.html(image) for image in message.get("images") or ())
+            calls = "".join(
+                f"<pre>→ {html.escape(str(c.get('name')))}({html.escape(str(c.get('arguments')))})</pre>"
+                for c in message.get("tool_calls") or ()
+            )
+            answering = f" (answer to {message['tool_call_id']})" if message.get("tool_call_id") else ""
+            body.append(
+                f"<div class='role'>{html.escape(str(message.get('role')) + answering)}</div>"
+                f"<pre>{html.escape(_clip(str(message.get('text', ''))))}</pre>"
+                + (f"<div class='thumbs'>{images}</div>" if images else "")
+                + calls
+            )
+        body.append(
+            f"<div class='role'>response</div><pre>{html.escape(_clip(str(turn.get('response', ''))))}</pre>"
+        )
+        body += [
+            f"<pre>→ {html.escape(str(c.get('name')))}({html.escape(_clip(str(c.get('arguments'))))})</pre>"
+            for c in turn.get("tool_calls") or ()
+        ]
+        parts.append("<div class='turn'>" + "".join(body) + "</div>")
+    if not parts:
+        return ""
+    return f"<details><summary>transcript ({len(parts)} model calls)</summary>{''.join(parts)}</details>"
+
+
+def _clip(text: str) -> str:
+    return text if len(text) <= TEXT_LIMIT else text[:TEXT_LIMIT] + f"\n… ({len(text) - TEXT_LIMIT} more)"
+
+
+_COLUMNS = (
+    "case", "outcome", "category", "ended", "tokens in", "tokens out", "cost $", "model s", "exec s",
+    "case s", "cache",
+)  # fmt: skip
 
 
 def _case_table(records: Sequence[Mapping[str, Any]]) -> str:
     rows, details = [], []
+    thumbnails = _Thumbnails()
     for index, record in enumerate(records):
         outcome = str(record.get("outcome"))
         css = {"passed": "pass", "failed": "fail"}.get(outcome, "error")
-        seconds = record.get("total_time_s")
-        rows.append(
-            f"<tr><td><a href='#case-{index}'>{html.escape(str(record['case']))}</a></td>"
-            f"<td class='{css}'>{html.escape(outcome)}</td>"
-            f"<td>{html.escape(str(record.get('category') or ''))}</td>"
-            f"<td>{'' if seconds is None else f'{float(seconds):.2f}'}</td></tr>"
-        )
-        blocks = [
-            _text_block(f"response ({turn.get('key')})", str(turn.get("response", "")))
-            for turn in record.get("turns") or ()
+        calls, hits = int(record.get("model_calls") or 0), int(record.get("cache_hits") or 0)
+        cells: list[tuple[str, Any]] = [
+            (f"<a href='#case-{index}'>{html.escape(str(record['case']))}</a>", record["case"]),
+            (html.escape(outcome), outcome),
+            (html.escape(str(record.get("category") or "")), record.get("category") or ""),
+            (html.escape(str(record.get("end_reason") or "")), record.get("end_reason") or ""),
+            (str(record.get("input_tokens") or 0), record.get("input_tokens") or 0),
+            (str(record.get("output_tokens") or 0), record.get("output_tokens") or 0),
+            (
+                _number(record.get("cost_usd"), 4),
+                record.get("cost_usd") if record.get("cost_usd") is not None else "",
+            ),
+            (_number(record.get("model_time_s"), 2), record.get("model_time_s") or 0),
+            (_number(record.get("execution_time_s"), 2), record.get("execution_time_s") or 0),
+            (_number(case_seconds(record), 2), case_seconds(record) or 0),
+            (f"{hits}/{calls}" + (" truncated" if record.get("truncated") else ""), hits),
         ]
+
+        def css_of(column: int, css: str = css) -> str:
+            """Text columns (case, outcome, category, end) align left; the outcome has its colour."""
+            return f" class='t {css}'" if column == 1 else " class='t'" if column < 4 else ""
+
+        rows.append(
+            f"<tr data-section='case-{index}'>"
+            + "".join(
+                f"<td{css_of(i)} data-v='{html.escape(str(value))}'>{shown}</td>"
+                for i, (shown, value) in enumerate(cells)
+            )
+            + "</tr>"
+        )
+        blocks = [_timeline(record), _transcript(record, thumbnails)]
         blocks += [
             _text_block(f"code: {name}", str(text)) for name, text in (record.get("artifact") or {}).items()
         ]
@@ -202,16 +464,18 @@ def _case_table(records: Sequence[Mapping[str, Any]]) -> str:
         ]
         if record.get("detail"):
             blocks.append(_text_block("detail", str(record["detail"])))
+        ended = f" · ended: {record['end_reason']}" if record.get("end_reason") else ""
         details.append(
             f"<section id='case-{index}'><h3>{html.escape(str(record['case']))}</h3>"
-            f"<p class='{css}'>{html.escape(outcome)} {html.escape(str(record.get('category') or ''))}</p>"
-            + "".join(blocks)
-            + "</section>"
+            f"<p class='{css}'>{html.escape(outcome)} {html.escape(str(record.get('category') or ''))}"
+            f"<span class='muted'>{html.escape(ended)}</span></p>" + "".join(blocks) + "</section>"
         )
     return (
         "<p><input id='filter' placeholder='filter cases: words such as failed hard maximum_flow'> "
-        "<span id='shown'></span></p><table id='cases'><thead><tr><th>case</th><th>outcome</th>"
-        "<th>category</th><th>seconds</th></tr></thead><tbody>"
+        "<span id='shown'></span> <span class='muted'>(click a column to sort)</span></p>"
+        "<table id='cases'><thead><tr>"
+        + "".join(f"<th{' class=t' if i < 4 else ''}>{html.escape(c)}</th>" for i, c in enumerate(_COLUMNS))
+        + "</tr></thead><tbody>"
         + "".join(rows)
         + "</tbody></table><h2>Cases</h2>"
         + "".join(details)
@@ -227,11 +491,11 @@ def to_html(summary: Mapping[str, Any], records: Sequence[Mapping[str, Any]]) ->
         "<!doctype html><html lang='en'><head><meta charset='utf-8'>",
         f"<title>optbench run: {esc(str(run.get('model')))}</title><style>{_STYLE}</style></head><body>",
         "<h1>Benchmark run</h1>",
-        "<p>" + "<br>".join(esc(line) for line in headline(summary)) + "</p>",
+        "<p>" + "<br>".join(esc(line) for line in [*headline(summary), *accounting_lines(summary)]) + "</p>",
         "<p>"
         + " · ".join(
             f"{esc(k)}: {esc(str(run[k]))}"
-            for k in ("model", "suite", "setting", "scoring", "schedule")
+            for k in ("model", "suite", "setting", "scoring", "schedule", "dataset", "sandbox")
             if run.get(k) is not None
         )
         + "</p>",

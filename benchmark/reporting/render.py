@@ -118,6 +118,31 @@ def headline(summary: Mapping[str, Any]) -> list[str]:
     return lines
 
 
+def accounting_lines(summary: Mapping[str, Any]) -> list[str]:
+    """The model side of the run in words: calls and cache, tokens and truncation, cost (what this
+    run sent beside what the replies first cost) and time."""
+    a = summary.get("accounting") or {}
+    if not a:
+        return []
+    calls, hits = int(a.get("model_calls") or 0), int(a.get("cache_hits") or 0)
+    lines = [f"model calls {calls}, {hits} answered from the cache"]
+    lines.append(
+        f"tokens {int(a.get('input_tokens') or 0):,} in, {int(a.get('output_tokens') or 0):,} out; "
+        f"{int(a.get('truncated') or 0)} cases truncated at the token limit"
+    )
+    if a.get("cost_usd") is None:
+        lines.append("cost not known (no prices for this model)")
+    else:
+        sent = a.get("cost_usd_sent")
+        shown = "n/a" if sent is None else f"${float(sent):.4f}"
+        lines.append(f"cost {shown} sent by this run (${float(a['cost_usd']):.4f} as the replies first cost)")
+    lines.append(
+        f"model time {float(a.get('model_time_s') or 0):.1f} s over all calls, "
+        f"execution {float(a.get('execution_time_s') or 0):.1f} s"
+    )
+    return lines
+
+
 def to_markdown(summary: Mapping[str, Any]) -> str:
     run = summary.get("run") or {}
     counts = summary["counts"]
@@ -129,6 +154,7 @@ def to_markdown(summary: Mapping[str, Any]) -> str:
         f"- **cases**: {counts['cases']} ({counts['passed']} passed, {counts['failed']} failed, "
         f"{counts['infrastructure_errors']} infrastructure errors, {counts['skipped']} skipped)"
     )
+    lines += [f"- {line}" for line in accounting_lines(summary)]
     method = (summary["metrics"].get("ci95") or {}).get("method")
     if method:
         lines.append(f"- **95% intervals**: {method}")
@@ -146,7 +172,7 @@ def to_markdown(summary: Mapping[str, Any]) -> str:
 
 def to_text(summary: Mapping[str, Any]) -> list[str]:
     """Aligned plain-text tables for the terminal summary."""
-    out: list[str] = [*headline(summary), ""]
+    out: list[str] = [*headline(summary), *accounting_lines(summary), ""]
     for table in summary_tables(summary):
         widths = [max(len(h), *(len(r[i]) for r in table.rows)) for i, h in enumerate(table.headers)]
         out.append(table.title)

@@ -182,14 +182,31 @@ def unscored_errors(summary: Mapping[str, Any]) -> dict[str, int]:
 
 
 def _accounting(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """What the run's model side cost. ``cost_usd`` is what the replies cost when first asked (a
+    cache hit keeps its original cost); ``cost_usd_sent`` only what this run's own requests cost,
+    so a fully cached rerun shows 0 beside the original's price."""
     costs = [r["cost_usd"] for r in records if r.get("cost_usd") is not None]
+    sent = [cost for r in records for cost in _sent_costs(r)]
     return {
         "model_calls": sum(int(r.get("model_calls", 0)) for r in records),
         "cache_hits": sum(int(r.get("cache_hits", 0)) for r in records),
         "shared_replies": sum(int(bool(r.get("shared_reply_from"))) for r in records),
         "input_tokens": sum(int(r.get("input_tokens") or 0) for r in records),
         "output_tokens": sum(int(r.get("output_tokens") or 0) for r in records),
+        "truncated": sum(int(bool(r.get("truncated"))) for r in records),
         "cost_usd": sum(costs) if costs else None,
+        "cost_usd_sent": round(sum(sent), 8) if costs else None,
         "model_time_s": round(sum(float(r.get("model_time_s") or 0.0) for r in records), 3),
         "execution_time_s": round(sum(float(r.get("execution_time_s") or 0.0) for r in records), 3),
     }
+
+
+def _sent_costs(record: Mapping[str, Any]) -> list[float]:
+    """The costs of the record's calls that were sent, not answered from the cache (per turn; a
+    record from before turns kept their cost counts whole unless it had a cache hit)."""
+    calls = record.get("turns") or []
+    if calls and all("cost_usd" in turn for turn in calls):
+        return [float(t["cost_usd"]) for t in calls if t["cost_usd"] is not None and not t.get("cache_hit")]
+    if record.get("cost_usd") is not None and not int(record.get("cache_hits") or 0):
+        return [float(record["cost_usd"])]
+    return []
