@@ -53,6 +53,21 @@ def _compare(args: argparse.Namespace) -> int:
     return 0
 
 
+def _contamination(args: argparse.Namespace) -> int:
+    from benchmark.reporting.compare import CompareError
+    from benchmark.reporting.contamination import ContaminationError, run_contamination, to_markdown
+
+    try:
+        report = run_contamination(
+            Path(args.public_run), Path(args.fresh_run), Path(args.out) if args.out else None
+        )
+    except (CompareError, ContaminationError) as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    print(to_markdown(report))
+    return 0
+
+
 def _merge(args: argparse.Namespace) -> int:
     from benchmark.gate import GateError, parse_allowance
     from benchmark.reporting.baseline import add_junit_properties, junit_properties, run_gate
@@ -112,6 +127,14 @@ def build_parser() -> argparse.ArgumentParser:
         "--allow-mismatch", action="store_true", help="compare runs of different datasets or scoring modes"
     )
     compare.set_defaults(handler=_compare)
+    contamination = commands.add_parser(
+        "contamination",
+        help="the same model on the public set and on a held-out split: pass-rate gap per subcategory",
+    )
+    contamination.add_argument("public_run", help="run folder of the public (shipped) dataset")
+    contamination.add_argument("fresh_run", help="run folder of a held-out split (generate --split)")
+    contamination.add_argument("--out", help="also write contamination.json, .md and .html here")
+    contamination.set_defaults(handler=_contamination)
     merge = commands.add_parser("merge", help="merge shard run folders (--shard I/N) into one run")
     merge.add_argument("run_dirs", nargs="+")
     merge.add_argument("--out", required=True, help="folder of the merged run")
