@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import operator
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -95,6 +95,25 @@ def parse_gate(expression: str) -> tuple[Condition, ...]:
             )
         conditions.append(Condition(match.group("metric"), match.group("op"), value, relative))
     return tuple(conditions)
+
+
+def check_metrics(conditions: tuple[Condition, ...], defined: Collection[str], samples: int) -> None:
+    """Refuse, before the run, a condition on a metric the run's summary will not define (a typo,
+    another suite's metric, pass@k beyond the samples each case gets): it could only fail at the end.
+    ``defined``: the metrics of a summary of this run's shape; ``samples``: samples per case."""
+    for condition in conditions:
+        if condition.relative or condition.metric in defined:
+            continue
+        k = re.fullmatch(r"pass@([0-9]+)", condition.metric)
+        if k is not None and int(k.group(1)) > samples:
+            raise GateError(
+                f"--gate condition {condition}: {condition.metric} needs at least {k.group(1)} samples per "
+                f"case and this run takes {samples} (--samples N, or --schedule=paper)"
+            )
+        raise GateError(
+            f"--gate condition {condition}: this run's summary has no metric {condition.metric!r}; "
+            f"it has {', '.join(sorted(defined))}"
+        )
 
 
 def parse_allowance(text: str) -> Allowance:

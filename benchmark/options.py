@@ -104,6 +104,23 @@ class RunOptions:
             shard=get("shard"),
         )
 
+    def check(self) -> None:
+        """Refuse values no run can use, naming the option, before anything runs: a negative
+        timeout or a zero token limit would otherwise fail every case one by one."""
+        positive: dict[str, float | None] = {
+            "--exec-timeout": self.exec_timeout,
+            "--exec-memory-mb": self.memory_mb,
+            "--max-tokens": self.max_tokens,
+            "--max-cost": self.max_cost,
+        }
+        for option, value in positive.items():
+            if value is not None and not value > 0:
+                raise ValueError(f"{option} must be positive, got {value:g}")
+        if self.max_in_flight < 1:
+            raise ValueError(f"--max-in-flight must be at least 1, got {self.max_in_flight}")
+        if not self.temperature >= 0:
+            raise ValueError(f"--temperature must be 0 or more, got {self.temperature:g}")
+
 
 def add_options(parser: pytest.Parser) -> None:
     parser.addini("optbench_suite", "the suite run when --suite is not given", default="")

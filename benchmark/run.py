@@ -72,6 +72,33 @@ def choose_run_dir(reports: Path, model: str, suite: str, report_dir: Path | Non
     return reports / f"{prefix}{stamp}"
 
 
+def check_reuse(run_dir: Path, model: str, suite: str, resume: bool) -> None:
+    """Refuse a run folder that holds another model's or suite's run: its records would be merged
+    into one summary, crediting one model with the other's passes. ``--resume`` continues only a
+    run of the same model and suite. Raises :class:`ValueError` naming both."""
+    paths = RunPaths(run_dir)
+    if not paths.manifest.exists():
+        return
+    try:
+        manifest = read_manifest(paths)
+    except ValueError as exc:
+        raise ValueError(f"--report-dir {run_dir}: {paths.manifest} cannot be read ({exc})") from None
+    previous_model = (manifest.get("model") or {}).get("alias")
+    previous_suite = manifest.get("suite")
+    if (previous_model, previous_suite) == (model, suite) or previous_model is None:
+        return
+    held = f"holds a run of model {previous_model} on suite {previous_suite}, not {model} on {suite}"
+    if resume:
+        raise ValueError(
+            f"--resume --report-dir {run_dir}: that folder {held}; --resume continues a run of the "
+            "same model and suite only"
+        )
+    raise ValueError(
+        f"--report-dir {run_dir} {held}: its records would be merged into this run's summary; "
+        "choose another --report-dir"
+    )
+
+
 def git_revision(root: Path) -> dict[str, Any]:
     def git(*args: str) -> str | None:
         try:

@@ -237,11 +237,10 @@ def test_a_worker_killed_mid_case_is_recorded_and_resume_runs_the_case_again(tmp
     assert run.summary["not_scored"] == {"harness_error": 1}
     assert run.summary["run"]["gate"]["passed"] is False
 
-    fixed = _replay(
-        tmp_path / "fixed.jsonl", {n: _reference(n) for n in ("mf_e_001", "mf_e_002", "mf_e_003")}
-    )
+    # The same model (the replay file, fixed in place): --resume continues only a run of its model.
+    _replay(replay, {n: _reference(n) for n in ("mf_e_001", "mf_e_002", "mf_e_003")})
     resumed = subprocess.run(
-        [*command[:8], f"--model=replay:{fixed}", "--resume", "--gate", "pass@1>=0.5"],
+        [*command[:8], f"--model=replay:{replay}", "--resume", "--gate", "pass@1>=0.5"],
         cwd=REPO, capture_output=True, text=True, env=env, timeout=300,
     )  # fmt: skip
     assert resumed.returncode == 0, (resumed.stdout + resumed.stderr)[-3000:]

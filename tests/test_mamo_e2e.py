@@ -210,7 +210,8 @@ def test_the_public_release_format_loads_and_the_oracle_says_it_cannot_run(bench
     ):
         assert key in collected.output
     run = bench(f"--dataset=mamo:{release}", "--model=oracle")
-    assert run.returncode == 0, run.output[-3000:]
+    assert run.returncode == pytest.ExitCode.NO_TESTS_COLLECTED, run.output[-3000:]  # nothing scored
+    assert "no case was scored: all 4 were skipped" in run.output
     assert [r["outcome"] for r in run.records] == ["skipped"] * 4
     assert all("no reference artifact" in r["detail"] and "release" in r["detail"] for r in run.records)
     assert "oracle cannot answer" in run.output

@@ -361,7 +361,8 @@ def test_text_only_model_skips_image_cases_without_a_request(
 ) -> None:
     models = _models_file(tmp_path, faulty_server, supports_images=False)
     run = run_bench(tmp_path / "run", "--model=loop", "-k", "mf_e_001 or mf_e_002", f"--models-file={models}")
-    assert run.returncode == 0, run.output[-2000:]
+    assert run.returncode == pytest.ExitCode.NO_TESTS_COLLECTED, run.output[-2000:]  # nothing scored
+    assert "no case was scored: all 2 were skipped: [unsupported_input]" in run.output
     assert [r["outcome"] for r in run.records] == ["skipped", "skipped"]
     assert all(
         r["category"] == "unsupported_input" and "does not take images" in r["detail"] for r in run.records

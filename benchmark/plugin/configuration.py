@@ -9,20 +9,23 @@ optbench plugin object when it is registered; it does not change afterwards.
 from __future__ import annotations
 
 import dataclasses
+import os
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+from _pytest.mark import deselect_by_keyword, deselect_by_mark
 
 from adapters import resolve_adapter
 from adapters.record import ReplayRecorder
 from benchmark.cases import InstanceRef
-from benchmark.gate import Allowance, GateError, parse_allowance, parse_gate
+from benchmark.gate import Allowance, GateError, check_metrics, parse_allowance, parse_gate
 from benchmark.options import RunOptions
 from benchmark.reporting.shards import parse_shard
-from benchmark.run import RunPaths, choose_run_dir, now_iso
-from benchmark.schedules import sample_specs
+from benchmark.reporting.summary import metric_block
+from benchmark.run import RunPaths, check_reuse, choose_run_dir, now_iso
+from benchmark.schedules import SampleSpec, sample_specs
 from benchmark.suites.base import Suite, get_suite, suite_names
 from benchmark.verdict import DatasetError
 
@@ -71,9 +74,13 @@ def dry_run(config: pytest.Config) -> bool:
 
 def configure_run(config: pytest.Config) -> BenchRun:
     """Check the options, load the dataset and, for a run, pick (controller) or take (xdist worker)
-    its folder. A bad option or an unreadable dataset of a run is a :class:`pytest.UsageError`."""
+    its folder. A bad option or an unreadable dataset of a run is a :class:`pytest.UsageError`.
+
+    The folder itself is made when the session starts (:mod:`.run_folder`), after pytest's own
+    checks of ``-k`` and ``-m``: a usage error leaves no run folder behind."""
     options = RunOptions.from_config(config, suite_names())
     try:
+        options.check()
         suite = get_suite(options.suite)
         options = _with_model_source(config, suite, options)
         dataset = (options.dataset or suite.default_dataset()).resolve()
@@ -84,12 +91,14 @@ def configure_run(config: pytest.Config) -> BenchRun:
             if options.model:
                 raise
             instances, dataset_problem = (), str(exc)  # harness tests need no dataset
+        if options.model and not instances:
+            raise ValueError(f"dataset {dataset}: no {suite.name} cases there (an empty or wrong folder?)")
         if options.setting is not None and options.setting not in suite.settings:
             raise ValueError(
                 f"suite {suite.name} has no setting {options.setting!r}; choose from {suite.settings}"
             )
-        allowance = _checked_gate(config, options)
-        sample_specs(options.schedule, options.samples, options.temperature)
+        specs = sample_specs(options.schedule, options.samples, options.temperature)
+        allowance = _checked_gate(config, options, suite, specs)
         if options.shard is not None:
             parse_shard(options.shard)
     except (ValueError, DatasetError, GateError) as exc:
@@ -114,23 +123,43 @@ def configure_run(config: pytest.Config) -> BenchRun:
     run_dir = choose_run_dir(
         run.rootdir / "reports", options.model, suite.name, options.report_dir, options.resume
     )
+    try:
+        check_reuse(run_dir, options.model, suite.name, options.resume)
+    except ValueError as exc:
+        raise pytest.UsageError(str(exc)) from None
     paths = RunPaths(run_dir.resolve())
-    paths.root.mkdir(parents=True, exist_ok=True)
     if getattr(config.option, "xmlpath", "") is None:  # absent under -p no:junitxml
         config.option.xmlpath = str(paths.junit)
-    if options.record is not None:
-        ReplayRecorder(options.record).start(keep=options.resume)
     return _with_run(run, paths, run.session)
+
+
+def start_run_folder(config: pytest.Config, run: BenchRun) -> None:
+    """Make the run folder (and start the replay recording) once every check has passed: pytest's
+    own of ``-k`` and ``-m`` too, which it makes only at collection, after ``pytest_configure``.
+
+    Those run here first, on no items, so that a marker typo is one usage error before anything is
+    written rather than a run folder of "not recorded" cases followed by the error."""
+    deselect_by_keyword([], config)
+    deselect_by_mark([], config)
+    assert run.run is not None
+    run.run.root.mkdir(parents=True, exist_ok=True)
+    if run.options.record is not None:
+        ReplayRecorder(run.options.record).start(keep=run.options.resume)
 
 
 def _with_run(run: BenchRun, paths: RunPaths, session: str) -> BenchRun:
     return dataclasses.replace(run, run=paths, session=session)
 
 
-def _checked_gate(config: pytest.Config, options: RunOptions) -> Allowance:
-    """The gate's options agree with each other; the allowance of unscored cases they give."""
+def _checked_gate(
+    config: pytest.Config, options: RunOptions, suite: Suite, specs: tuple[SampleSpec, ...]
+) -> Allowance:
+    """The gate's options agree with each other and name metrics this run defines; the allowance
+    of unscored cases they give."""
     if options.gate:
-        relative = any(c.relative for c in parse_gate(options.gate))
+        conditions = parse_gate(options.gate)
+        check_metrics(conditions, _defined_metrics(options, suite, specs), len(specs))
+        relative = any(c.relative for c in conditions)
         if relative and options.gate_baseline is None:
             raise GateError(f"--gate {options.gate!r} compares with a baseline: give --gate-baseline RUN_DIR")
         baseline = options.gate_baseline
@@ -144,6 +173,24 @@ def _checked_gate(config: pytest.Config, options: RunOptions) -> Allowance:
     return parse_allowance(options.gate_allow_unscored or "0")
 
 
+def _defined_metrics(options: RunOptions, suite: Suite, specs: tuple[SampleSpec, ...]) -> set[str]:
+    """The numeric metrics the summary of this run will have, as the gate reads them: the summary's
+    own metric block over one instance of this run's samples (none when every setting it runs is a
+    diagnostic one, whose records the official metrics leave out)."""
+    settings = (
+        (options.setting,)
+        if options.setting
+        else tuple(getattr(suite, "run_settings", ())) or (suite.default_setting,)
+    )
+    official = any(s in suite.official_settings for s in settings)
+    shape = [
+        {"case": f"instance/s{spec.index}", "passed": False, "valid_code": False, "sample": spec.index,
+         "temperature": spec.temperature}
+        for spec in (specs if official else ())
+    ]  # fmt: skip
+    return {k for k, v in metric_block(shape).items() if isinstance(v, int | float) or v is None}
+
+
 def _other_models(config: pytest.Config, suite: Suite) -> dict[str, str]:
     """The other model aliases the suite will ask, by the option that names each (``model_options``,
     e.g. a code modifier's), for those given on this command line."""
@@ -155,10 +202,6 @@ def _check_model_options(options: RunOptions, others: dict[str, str]) -> None:
     """Resolve every alias once up front so a typo fails before any case runs, with the known list;
     refuse a spend cap that could not be enforced."""
     assert options.model is not None
-    if options.max_in_flight < 1:
-        raise pytest.UsageError(f"--max-in-flight must be at least 1, got {options.max_in_flight}")
-    if options.max_cost is not None and options.max_cost <= 0:
-        raise pytest.UsageError(f"--max-cost must be positive, got {options.max_cost:g}")
     for option, alias in {"--model": options.model, **others}.items():
         try:
             adapter = resolve_adapter(
@@ -171,6 +214,13 @@ def _check_model_options(options: RunOptions, others: dict[str, str]) -> None:
         except (ValueError, OSError) as exc:
             raise pytest.UsageError(f"{option}={alias}: {exc}") from None
         described = adapter.describe()
+        key_env = described.get("api_key_env")
+        if isinstance(key_env, str) and not os.environ.get(key_env) and not options.offline:
+            raise pytest.UsageError(
+                f"{option}={alias}: environment variable {key_env} is not set; it must hold the API "
+                f"key for {described.get('base_url')} (models file {described.get('models_file')}), "
+                "or pass --offline to answer from the response cache alone"
+            )
         priced = described.get("input_price_per_mtok") is not None
         if options.max_cost is not None and not (
             priced and described.get("output_price_per_mtok") is not None

@@ -19,7 +19,7 @@ from adapters import resolve_adapter
 from adapters.record import ReplayRecorder
 from benchmark.ledger import LEDGER_FILE, RequestLedger
 from benchmark.plugin.collection import SELECTION
-from benchmark.plugin.configuration import BenchRun, hidden_paths
+from benchmark.plugin.configuration import BenchRun, hidden_paths, start_run_folder
 from benchmark.records import latest_by_case, read_records
 from benchmark.reporting.baseline import junit_properties, run_gate
 from benchmark.reporting.junit import label_junit
@@ -41,6 +41,8 @@ class RunOutcome:
     gate_lines: tuple[str, ...]
     problem_lines: tuple[str, ...]
     """One line per failed or unscored case of the selection."""
+    notices: tuple[str, ...] = ()
+    """What the run as a whole must tell the user: nothing was scored, the spend cap was reached."""
 
 
 OUTCOME = pytest.StashKey[RunOutcome]()
@@ -56,7 +58,9 @@ class RunFolder:
         # (model, sandbox) descriptions for the manifest, made once: the sandbox probe runs a process
         self._described: tuple[dict[str, object], dict[str, object]] | None = None
 
+    @pytest.hookimpl(tryfirst=True)  # before anything else writes into the folder
     def pytest_sessionstart(self) -> None:
+        start_run_folder(self.config, self.run)
         self._write_manifest(finished=None)
 
     def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
@@ -86,7 +90,12 @@ class RunFolder:
         if options.record is not None:
             recording = ReplayRecorder(options.record).finalize()
             summary["run"]["recording"] = {"file": str(options.record), **dataclasses.asdict(recording)}
-        self.config.stash[OUTCOME] = RunOutcome(summary, gate_lines, problem_lines(self.paths, selected))
+        notices = nothing_scored(summary)
+        if notices and session.exitstatus == pytest.ExitCode.OK:
+            session.exitstatus = pytest.ExitCode.NO_TESTS_COLLECTED  # pytest's "nothing ran"
+        self.config.stash[OUTCOME] = RunOutcome(
+            summary, gate_lines, problem_lines(self.paths, selected), notices
+        )
         self._write_manifest(
             finished=now_iso(), exitstatus=int(session.exitstatus), accounting=summary["accounting"]
         )
@@ -193,6 +202,16 @@ def suite_run_info(suite: Suite) -> dict[str, Any]:
 def sandbox_label(sandbox: dict[str, Any]) -> str | None:
     warning = isolation_warning(sandbox)
     return f"{sandbox.get('kind')} ({warning})" if warning else sandbox.get("kind")
+
+
+def nothing_scored(summary: dict[str, Any]) -> tuple[str, ...]:
+    """A run that selected cases and scored none of them because every one was skipped ran
+    nothing: it says so and exits non-zero (pytest alone would exit 0 on all-skipped)."""
+    counts = summary["counts"]
+    if counts["scored"] or not counts["skipped"] or counts["infrastructure_errors"] or counts["not_recorded"]:
+        return ()
+    reasons = "; ".join(f"{reason} ({n})" for reason, n in summary["skipped_reasons"].items())
+    return (f"no case was scored: all {counts['skipped']} were skipped: {reasons}"[:600],)
 
 
 def problem_lines(paths: RunPaths, selected: list[str] | None) -> tuple[str, ...]:
