@@ -18,7 +18,7 @@ from benchmark.suites.base import get_suite, suite_names
 
 
 def _summarize(args: argparse.Namespace) -> int:
-    from benchmark.reporting.run_reports import summarize_run
+    from benchmark.reporting.run_reports import run_info_from_manifest, summarize_run
 
     paths = RunPaths(Path(args.run_dir))
     if not paths.results.exists():
@@ -26,7 +26,7 @@ def _summarize(args: argparse.Namespace) -> int:
         return 2
     manifest = read_manifest(paths)
     suite = get_suite(str(manifest["suite"]))  # the schema makes every manifest name its suite
-    run_info = {"model": manifest.get("model", {}).get("alias"), "suite": suite.name}
+    run_info = run_info_from_manifest(manifest, suite)
     sessions = manifest.get("sessions") or [{}]
     summary = summarize_run(paths, run_info, suite, sessions[-1].get("selected"))
     print(json.dumps(summary["metrics"], indent=2))

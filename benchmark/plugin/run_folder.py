@@ -23,10 +23,10 @@ from benchmark.plugin.configuration import BenchRun, hidden_paths, start_run_fol
 from benchmark.records import latest_by_case, read_records
 from benchmark.reporting.baseline import junit_properties, run_gate
 from benchmark.reporting.junit import label_junit
-from benchmark.reporting.run_reports import summarize_run, write_summary
+from benchmark.reporting.run_reports import run_info_from_manifest, summarize_run, write_summary
 from benchmark.reporting.shards import parse_shard
 from benchmark.run import RunPaths, git_revision, now_iso, package_versions, read_manifest, write_manifest
-from benchmark.sandbox import create_sandbox, isolation_warning, kind_for_option
+from benchmark.sandbox import create_sandbox, kind_for_option
 from benchmark.suites.base import Suite
 
 #: Failed or unscored cases listed one line each at the end of a run; the rest are in the records.
@@ -66,17 +66,7 @@ class RunFolder:
     def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
         options = self.run.options
         selected = self.config.stash.get(SELECTION, None)
-        run_info: dict[str, Any] = {
-            "model": options.model,
-            "suite": self.run.suite.name,
-            "setting": self.run.setting,
-            "schedule": options.schedule
-            if options.schedule == "paper"
-            else f"single ({options.samples} samples)",
-            "dataset": str(self.run.dataset),
-            "sandbox": sandbox_label(read_manifest(self.paths).get("sandbox", {})),
-            **suite_run_info(self.run.suite),
-        }
+        run_info = run_info_from_manifest(read_manifest(self.paths), self.run.suite)
         summary = summarize_run(self.paths, run_info, self.run.suite, selected)
         gate_lines: tuple[str, ...] = ()
         if options.gate:
@@ -197,11 +187,6 @@ def suite_run_info(suite: Suite) -> dict[str, Any]:
     mode), for the run manifest and summary."""
     run_info = getattr(suite, "run_info", None)
     return dict(run_info()) if callable(run_info) else {}
-
-
-def sandbox_label(sandbox: dict[str, Any]) -> str | None:
-    warning = isolation_warning(sandbox)
-    return f"{sandbox.get('kind')} ({warning})" if warning else sandbox.get("kind")
 
 
 def nothing_scored(summary: dict[str, Any]) -> tuple[str, ...]:

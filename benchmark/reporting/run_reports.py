@@ -13,7 +13,32 @@ from benchmark.reporting.html import write_html_report
 from benchmark.reporting.render import to_markdown
 from benchmark.reporting.summary import build_summary
 from benchmark.run import RunPaths
+from benchmark.sandbox import isolation_warning
 from benchmark.suites.base import Suite
+
+
+def run_info_from_manifest(manifest: Mapping[str, Any], suite: Suite) -> dict[str, Any]:
+    """The run lines of every summary (model, suite, setting, schedule, dataset, sandbox and what
+    the suite records about its scoring), read from the run's manifest, so the summary written at
+    the end of a session and one rebuilt later by ``optbench summarize`` say the same."""
+    decoding = manifest.get("decoding") or {}
+    schedule = decoding.get("schedule")
+    sandbox = manifest.get("sandbox") or {}
+    warning = isolation_warning(sandbox) if sandbox else None
+    run_info: dict[str, Any] = {
+        "model": (manifest.get("model") or {}).get("alias"),
+        "suite": suite.name,
+        "setting": manifest.get("setting"),
+        "schedule": schedule
+        if schedule in (None, "paper")
+        else f"{schedule} ({decoding.get('samples')} samples)",
+        "dataset": (manifest.get("dataset") or {}).get("root"),
+        "sandbox": f"{sandbox.get('kind')} ({warning})" if warning else sandbox.get("kind"),
+    }
+    suite_info = getattr(suite, "run_info", None)
+    for key in suite_info() if callable(suite_info) else ():
+        run_info[key] = manifest.get(key)
+    return run_info
 
 
 def summarize_run(
