@@ -71,13 +71,13 @@ TRANSCRIPT_FIT = """
 import csv, json, os
 import numpy as np
 rows = list(csv.DictReader(open("data/attachments/sales.csv")))
-t = np.array([float(r["month"]) for r in rows]); y = np.array([float(r["units"]) for r in rows])
-# a quadratic trend, no seasonality: a defensible but different model
-coef = np.polyfit(t, y, 2)
-pred = [float(np.polyval(coef, m)) for m in (37, 38, 39)]
+y = [float(r["units"]) for r in rows]
+# seasonal naive: the same months last year, a defensible model that ignores the growth
+pred = y[24:27]
 os.makedirs("results", exist_ok=True)
 forecast = [{"month": 37 + k, "units": p} for k, p in enumerate(pred)]
-artifact = {"model": "quadratic trend", "forecast": forecast, "forecast_total": sum(pred)}
+artifact = {"model": "seasonal naive", "forecast": forecast, "forecast_total": sum(pred),
+            "seasonal_period_months": 12}
 json.dump(artifact, open("results/demand_forecast_result.json", "w"))
 print(json.dumps(artifact))
 """
@@ -105,7 +105,7 @@ def test_a_replayed_tool_using_transcript_produces_the_artifact_in_the_sandbox_a
     assert agent["end_reason"] == "done" and len(agent["turns"]) == 3
     assert "sales.csv" in agent["turns"][0]["actions"][0]["result"]["output"]
     artifact = record["extra"]["artifact"]
-    assert artifact["model"] == "quadratic trend" and len(artifact["forecast"]) == 3
+    assert artifact["model"] == "seasonal naive" and len(artifact["forecast"]) == 3
     assert record["extra"]["gate"]["passed"]
     assert record["scores"]["raw"] == pytest.approx(_expected_raw("demand_forecast", artifact))
     assert 0 < record["scores"]["o_eval"] < 1 and record["category"] == "wrong_objective"
@@ -129,6 +129,7 @@ def test_external_artifacts_are_scored_missing_ones_score_zero_and_infeasible_on
         "model": "mine",
         "forecast": [{"month": 37 + k, "units": u} for k, u in enumerate([330.0, 330.0, 330.0])],
         "forecast_total": 990.0,
+        "seasonal_period_months": 12,
     }
     (external / "demand_forecast.json").write_text(json.dumps(forecast))
     plan = {
@@ -167,6 +168,7 @@ def test_bo_scores_against_a_baseline_run_follow_appendix_g(bench, tmp_path) -> 
         return {
             "forecast": [{"month": 37 + k, "units": units} for k in range(3)],
             "forecast_total": 3 * units,
+            "seasonal_period_months": 12,
         }
 
     (first / "demand_forecast.json").write_text(json.dumps(forecast(250.0)))

@@ -170,7 +170,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--check", action="store_true", help="regenerate in a scratch copy and compare")
     parser.add_argument("root", nargs="?", default=str(FIXTURES))
     args = parser.parse_args(argv)
-    root = Path(args.root)
+    root = Path(args.root).resolve()
     sandbox = create_sandbox([root])
     problems: list[str] = []
     for task_root in tasks.discover(root):
