@@ -325,3 +325,61 @@ def test_cli_validates_only_the_named_subcategories(tmp_path, capsys):
     assert main(["validate", str(tmp_path), "--processes", "1", "--subcategory", "rcpsp", *skips]) == 1
     assert main(["validate", str(tmp_path), "--subcategory", "no_such_subcategory"]) == 2
     assert "no package of no_such_subcategory" in capsys.readouterr().out
+
+
+OFFICIAL = Path(__file__).resolve().parent / "data" / "official_mmopt"
+RELEASE_SAMPLE = (
+    "combinatorial_logical/multi_dim_knapsack/easy/mdkp_e_001",
+    "network_optimization/minimum_cost_flow/medium/mcf_m_002",
+    "multi_period_system_planning/inventory_routing_problem/medium/irp_m_008",
+)
+
+
+def _release_copy(tmp_path: Path) -> Path:
+    root = tmp_path / "release"
+    for rel in RELEASE_SAMPLE:
+        shutil.copytree(OFFICIAL / rel, root / rel)
+    return root
+
+
+def test_validate_certifies_release_references_and_reports_a_planted_non_optimal_one(tmp_path, capsys):
+    root = _release_copy(tmp_path)
+    planted = root / "combinatorial_logical/multi_dim_knapsack/easy/mdkp_e_001/ground_truth/solution_ref.json"
+    solution = json.loads(planted.read_text())
+    solution["selected_items"].remove(7)  # item 7 (value 9, weights 4 and 2) left out: feasible, 80
+    solution["decision_variables"]["x_7"] = 0
+    solution["objective"] = solution["objective_exact"] = 80
+    solution["resource_usage"] = {"R1": 24, "R2": 19}
+    solution["resource_slack"] = {"R1": 4, "R2": 7}
+    planted.write_text(json.dumps(solution))
+    assert main(["validate", "--dataset", str(root), "--processes", "1"]) == 1
+    out = capsys.readouterr().out
+    rows = {
+        line.split(" | ")[0].removeprefix("| "): line for line in out.splitlines() if line.startswith("| ")
+    }
+    mdkp, mcf, irp = (rows[rel] for rel in RELEASE_SAMPLE)
+    assert "| 80 | 80 | 89 | not optimal |" in mdkp  # official, recomputed, ours, verdict
+    assert "| 237 | 237 | 237 | optimal |" in mcf
+    assert "| not certified | Rejected: reference: our IRP models plan one vehicle" in irp
+    assert "3 release packages: 1 not certified, 1 not optimal, 1 optimal" in out
+    assert f"{RELEASE_SAMPLE[0]}: certificate: not optimal" in out
+    report = validate(root, processes=1)
+    assert {f.check for f in report.failures} == {"certificate"}  # no schema or seed noise
+
+
+def test_an_infeasible_or_misreported_release_reference_is_a_failure(tmp_path):
+    """A reported objective its decisions do not give is caught too (the validator names it)."""
+    root = _release_copy(tmp_path)
+    reference = root / RELEASE_SAMPLE[1] / "ground_truth/solution_ref.json"
+    solution = json.loads(reference.read_text())
+    reference.write_text(json.dumps({**solution, "objective_value": 230, "objective_exact": 230}))
+    irp = root / RELEASE_SAMPLE[2] / "ground_truth/solution_ref.json"
+    plan = json.loads(irp.read_text())
+    plan["deliveries"]["C1"]["t2"] = 5.0  # C1 overflows its storage of 6
+    irp.write_text(json.dumps(plan))
+    report = validate(root, processes=1, select=lambda ref: ref.path[1] != "multi_dim_knapsack")
+    certificates = {c.package: c for c in report.certificates}
+    assert {c.verdict for c in certificates.values()} == {"infeasible"}
+    assert "230" in certificates[RELEASE_SAMPLE[1]].note
+    assert "C1" in certificates[RELEASE_SAMPLE[2]].note
+    assert {f.package for f in report.failures} == set(RELEASE_SAMPLE[1:])

@@ -51,10 +51,11 @@ def _validate(args: argparse.Namespace) -> int:
     from benchmark.suites.mmopt.generation.validate import RUNTIME_BUDGET_S, validate
 
     budget = RUNTIME_BUDGET_S if args.solve_budget is None else args.solve_budget
+    root = Path(args.dataset or args.root)
     try:
         chosen = frozenset(args.subcategory or ())
         report = validate(
-            Path(args.root),
+            root,
             processes=args.processes,
             solve_budget_s=budget,
             select=(lambda ref: ref.labels["subcategory"] in chosen) if chosen else None,
@@ -64,8 +65,10 @@ def _validate(args: argparse.Namespace) -> int:
         print(f"validate: {exc}")
         return 2
     if chosen and not report.packages:
-        print(f"validate: no package of {', '.join(sorted(chosen))} under {args.root}")
+        print(f"validate: no package of {', '.join(sorted(chosen))} under {root}")
         return 2
+    for line in report.certificate_table():
+        print(line)
     for failure in report.failures:
         print(failure.line())
     by_note: dict[str, list[str]] = {}
@@ -112,6 +115,10 @@ def add_commands(add_command: Callable[..., argparse.ArgumentParser]) -> None:
         "validate", help="run the validation stack over a dataset root (exit 1 on any failure)"
     )
     validate.add_argument("root", nargs="?", default=str(DEFAULT_ROOT))
+    validate.add_argument(
+        "--dataset",
+        help="dataset root (same as ROOT); a copy of the official release gets a certificate per package",
+    )
     validate.add_argument("--processes", type=int, default=None, help="worker processes (default: up to 4)")
     validate.add_argument(
         "--solve-budget", type=float, default=None, help="seconds a reference re-solve may take (60)"

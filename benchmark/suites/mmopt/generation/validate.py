@@ -36,9 +36,14 @@ them, because the oracle run replays every ``solver_ref.py`` and the unit tests 
 re-render a sample of every subcategory; a package checked without them is reported as only partly
 checked, with the names of what was left out.
 
-Packages whose subcategory has no generator plug-in (e.g. a copy of the official release) get the
-checks that need no plug-in and a ``skipped`` note saying which were not run; they are never
-reported as passed silently. Dataset-level checks (``manifest``, ``generation_report``) are reported
+A package of the official release (its ``meta.json`` is not one our generator wrote, or it has
+none) cannot go through this stack: it has no seed, no checksums, no runnable ``solver_ref.py``.
+It is certified instead (:mod:`.certify`): our validator checks its reference's decisions and our
+exact model re-solves it, and the certificate table says per package whether the official
+reference is optimal, not optimal, misreported or infeasible by our methods, or that we could not
+certify it (and why). Packages whose subcategory has no generator plug-in get the checks that need
+no plug-in and a ``skipped`` note saying which were not run; they are never reported as passed
+silently. Dataset-level checks (``manifest``, ``generation_report``) are reported
 under the package path ``"."``.
 """
 
@@ -54,6 +59,12 @@ from pathlib import Path
 from typing import Any, TypeGuard, TypeVar
 
 from benchmark.cases import InstanceRef
+from benchmark.suites.mmopt.generation.certify import (
+    TABLE_HEADER,
+    Certificate,
+    certify_package,
+    is_release_package,
+)
 from benchmark.suites.mmopt.generation.dataset import (
     DATASET_VERSION,
     GENERATION_REPORT,
@@ -120,6 +131,7 @@ class PackageValidation:
     skipped: tuple[str, ...]
     reference_seconds: float | None
     seconds: float
+    certificate: Certificate | None = None  # a release package's (see :mod:`.certify`)
 
 
 @dataclass
@@ -141,6 +153,25 @@ class ValidationReport:
     @property
     def ok(self) -> bool:
         return not self.failures
+
+    @property
+    def certificates(self) -> list[Certificate]:
+        return [package.certificate for package in self.packages if package.certificate is not None]
+
+    def certificate_table(self) -> list[str]:
+        """The release packages' certificates as a Markdown table, with a count per verdict."""
+        certificates = self.certificates
+        if not certificates:
+            return []
+        counts: dict[str, int] = {}
+        for certificate in certificates:
+            counts[certificate.verdict] = counts.get(certificate.verdict, 0) + 1
+        tally = ", ".join(f"{count} {verdict}" for verdict, count in sorted(counts.items()))
+        return [
+            *TABLE_HEADER,
+            *(c.row() for c in certificates),
+            f"{len(certificates)} release packages: {tally}",
+        ]
 
     def summary(self) -> str:
         failed = {f.package for f in self.failures if f.package != DATASET_LEVEL}
@@ -489,6 +520,8 @@ def validate_package(
     findings = _Findings(label)
     subcategory_name, difficulty = ref.path[1], ref.path[2]
     reference_seconds = None
+    if _release_package(ref):
+        return _certified(ref, label, findings, solve_budget_s, started)
     try:
         package = load_package(ref)
     except DatasetError as exc:
@@ -504,6 +537,40 @@ def validate_package(
         skipped=tuple(findings.skipped),
         reference_seconds=reference_seconds,
         seconds=time.perf_counter() - started,
+    )
+
+
+def _release_package(ref: InstanceRef) -> bool:
+    meta_path = ref.location / META
+    try:
+        meta = json.loads(meta_path.read_text(encoding="utf-8")) if meta_path.is_file() else {}
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        return False  # damaged: the full stack reports it
+    return isinstance(meta, dict) and is_release_package(meta)
+
+
+def _certified(
+    ref: InstanceRef, label: str, findings: _Findings, budget_s: float, started: float
+) -> PackageValidation:
+    """A release package: its certificate, a failure when the reference is not optimal by ours."""
+    certificate = None
+    try:
+        certificate = certify_package(ref, budget_s)
+    except DatasetError as exc:
+        findings.fail("artifacts", f"{_relative(exc.path, ref.location)}: {exc.problem}")
+    if certificate is not None and certificate.failed:
+        findings.fail("certificate", f"{certificate.verdict}: {certificate.note}")
+    if certificate is not None and certificate.verdict == "not certified":
+        findings.skipped.append(f"not certified by our model: {certificate.note}")
+    return PackageValidation(
+        package=label,
+        subcategory=ref.path[1],
+        difficulty=ref.path[2],
+        failures=tuple(findings.failures),
+        skipped=tuple(findings.skipped),
+        reference_seconds=None,
+        seconds=time.perf_counter() - started,
+        certificate=certificate,
     )
 
 
