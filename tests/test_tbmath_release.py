@@ -146,3 +146,97 @@ def test_a_task_that_does_not_load_does_not_stop_discovery(tmp_path) -> None:
     (root / "route-budget" / "tests" / "score_config.json").write_text("{broken")
     refs = SUITE.discover(root)
     assert [r.labels["family"] for r in refs] == ["unloadable", "inventory"]
+
+
+# ---------------------------------------------------------------- the task's own verifier
+
+
+@pytest.fixture(scope="module")
+def agent_box():
+    """The agent stack's sandbox (what ``--scoring=official`` and the agent's tools run in)."""
+    from benchmark.sandbox import create_sandbox
+    from benchmark.suites.tbmath.sandboxes import agent_sandbox
+
+    with create_sandbox([RELEASE]) as base:
+        sandbox, note = agent_sandbox(base)
+        assert note is None, note
+        if base.kind.value == "subprocess":
+            pytest.fail("the official verifier needs bubblewrap (scripts/setup.sh installs it as root)")
+        yield sandbox
+
+
+def _official(task_root: Path, artifact: object, sandbox) -> object:
+    from benchmark.suites.tbmath.official_verifier import run_official
+
+    tasks.load_task.cache_clear()
+    raw = None if artifact is None else json.dumps(artifact).encode()
+    return run_official(tasks.load_task(task_root), raw, sandbox)
+
+
+def _expected(name: str) -> dict:
+    return json.loads((RELEASE / name / "tests" / "expected_result.json").read_text())
+
+
+def test_the_oracle_artifact_earns_the_full_official_reward(agent_box) -> None:
+    for name in ("shop-demand", "route-budget"):
+        result = _official(RELEASE / name, _expected(name), agent_box)
+        assert result.reward == 1.0 and result.checks_passed, result.output
+        assert [c["status"] for c in result.checks] == ["passed"] * 3
+        assert result.details is not None and result.details["reward"] == 1.0
+
+
+def test_numeric_strings_count_as_numbers_as_the_official_float_does(agent_box) -> None:
+    artifact = _expected("shop-demand")
+    artifact["model"] = {"mean_daily_units": "13.0", "peak_day": "6"}
+    assert _official(RELEASE / "shop-demand", artifact, agent_box).reward == 1.0
+
+
+def test_a_non_finite_value_scores_that_metric_zero(agent_box) -> None:
+    artifact = _expected("shop-demand")
+    artifact["model"]["mean_daily_units"] = float("nan")
+    # by hand: rewards 0, 1 and 1 (weight 2) → raw 3/4; endpoints 0.5..1 → (0.75 - 0.5) / 0.5
+    assert _official(RELEASE / "shop-demand", artifact, agent_box).reward == pytest.approx(0.5, abs=1e-12)
+
+
+def test_overshooting_the_outstanding_endpoint_loses_credit_officially(agent_box) -> None:
+    artifact = _expected("route-budget")
+    artifact["model"]["stops_served"] = 24  # 6 past the outstanding 18, the baseline is 12
+    # by hand: 1 - |24 - 18| / (18 - 12) = 0, round_km exact = 1; weights 1 and 1 → 0.5
+    assert _official(RELEASE / "route-budget", artifact, agent_box).reward == pytest.approx(0.5, abs=1e-12)
+
+
+def test_a_failed_structural_check_is_reward_zero_with_the_check_named(agent_box) -> None:
+    artifact = _expected("shop-demand")
+    del artifact["plan"]
+    result = _official(RELEASE / "shop-demand", artifact, agent_box)
+    assert result.reward == 0.0 and not result.checks_passed
+    failed = [c["name"] for c in result.checks if c["status"] == "failed"]
+    assert failed == ["test_outputs.py::test_sections_present"]
+    missing = _official(RELEASE / "shop-demand", None, agent_box)
+    assert missing.reward == 0.0 and not missing.checks_passed
+
+
+@pytest.mark.parametrize(
+    ("script", "message"),
+    [
+        ("import time\ntime.sleep(30)\n", "ran past its 3 s timeout"),
+        ("raise RuntimeError('scorer bug')\n", "crashed with exit status 1"),
+        ("open('/logs/verifier/reward.txt', 'w').write('1.5')\n", r"outside \[0, 1\]"),
+    ],
+)
+def test_a_verifier_that_hangs_or_crashes_is_a_dataset_error(tmp_path, agent_box, script, message) -> None:
+    root = _copy(tmp_path, "shop-demand") / "shop-demand"
+    (root / "tests" / "score_result.py").write_text(script)
+    toml = root / "task.toml"
+    toml.write_text(toml.read_text().replace("timeout_sec = 30.0", "timeout_sec = 3.0"))
+    with pytest.raises(DatasetError, match=message) as caught:
+        _official(root, _expected("shop-demand"), agent_box)
+    assert "score_result.py" in str(caught.value)
+
+
+def test_a_verifier_that_cannot_be_collected_is_a_dataset_error(tmp_path, agent_box) -> None:
+    root = _copy(tmp_path, "shop-demand") / "shop-demand"
+    (root / "tests" / "string_checks.json").write_text("{not json")
+    with pytest.raises(DatasetError, match="pytest exited with status 2") as caught:
+        _official(root, _expected("shop-demand"), agent_box)
+    assert "test_outputs.py" in str(caught.value)

@@ -27,7 +27,9 @@ from typing import Any
 
 from adapters.base import Completion, CompletionRequest, Decoding, OracleUnavailable, ToolSpec
 from benchmark.messages import ImagePart, Message, TextPart
+from benchmark.sandbox import Sandbox
 from benchmark.suites.base import CaseContext
+from benchmark.suites.tbmath.sandboxes import advertised_packages, agent_sandbox
 from benchmark.suites.tbmath.tasks import Task
 from benchmark.suites.tbmath.workspace import ToolResult, Workspace
 
@@ -43,7 +45,7 @@ TOOL_SPECS: tuple[ToolSpec, ...] = (
     ),
     ToolSpec(
         "python",
-        "Run a Python program in the working directory (numpy, scipy, pandas-free scientific stack).",
+        "Run a Python program in the working directory. Installed: " + ", ".join(advertised_packages()) + ".",
         {"type": "object", "properties": {"code": {"type": "string"}}, "required": ["code"]},
     ),
     ToolSpec(
@@ -90,9 +92,11 @@ class Episode:
     end_reason: str = "done"
     workspace: Workspace | None = None
     wall_s: float = 0.0
+    sandbox_note: str | None = None  # why the tools did not run with the agent stack
 
     def as_record(self) -> dict[str, Any]:
-        return {"end_reason": self.end_reason, "turns": self.turns, "wall_s": round(self.wall_s, 3)}
+        record = {"end_reason": self.end_reason, "turns": self.turns, "wall_s": round(self.wall_s, 3)}
+        return record if self.sandbox_note is None else {**record, "sandbox_note": self.sandbox_note}
 
 
 def parse_actions(completion: Completion) -> list[Action]:
@@ -113,18 +117,17 @@ def parse_actions(completion: Completion) -> list[Action]:
 
 
 def system_prompt(task: Task) -> str:
+    """The harness's own words: how the tools work. The task's words are its ``instruction.md``,
+    unchanged (the first user message)."""
     return (
         "You are solving an open mathematical-modeling task in a terminal. Your working directory holds "
-        "data/: the problem statement (problem.md), the output schema (output_schema.json), attachments "
-        "and figures. Tools: `bash` and `python` run a fresh process in that directory (files you write "
-        "persist between calls; there is no network), `view_image` shows you a PNG. If you cannot make "
-        "tool calls, put each command in a fenced block (```bash, ```python, or ```view_image with a "
-        "path). When the artifact is written, reply without any tool call. A path the task writes "
-        "under /root/ is relative to your working directory here (/root/results/x.json is results/x.json)."
-        "\n\n"
-        f"## Required Benchmark Artifact\nWrite exactly one JSON file at `{task.artifact_path}` (relative "
-        "to the working directory) following data/output_schema.json: field names, types and units as "
-        "the schema states. Only this file is scored."
+        "data/ (the task's files: problem statement, output schema, attachments, figures; also at "
+        "/root/data) and results/ (also at /root/results). Tools: `bash` and `python` run a fresh "
+        "process in that directory (files you write persist between calls; there is no network), "
+        "`view_image` shows you a PNG. If you cannot make tool calls, put each command in a fenced "
+        "block (```bash, ```python, or ```view_image with a path). When the artifact is written, reply "
+        f"without any tool call. Only the JSON file {task.artifact_path} (relative to the working "
+        "directory) is scored."
     )
 
 
@@ -143,7 +146,8 @@ def run_episode(
 ) -> Episode:
     """Drive the model until it stops calling tools or a limit is reached."""
     workspace = Workspace(task.workspace_files())
-    episode = Episode(workspace=workspace)
+    sandbox, sandbox_note = agent_sandbox(context.sandbox)
+    episode = Episode(workspace=workspace, sandbox_note=sandbox_note)
     figures = [ImagePart.from_file(path) for path in task.figures()]
     first: list[TextPart | ImagePart] = [TextPart(task.instruction)]
     for figure in figures:
@@ -185,7 +189,7 @@ def run_episode(
             attachments: list[ImagePart] = []
             for action in actions:
                 remaining = limits.wall_s - (clock() - start)
-                text, image, record = _perform(action, workspace, context, limits, remaining, images_dir)
+                text, image, record = _perform(action, workspace, sandbox, limits, remaining, images_dir)
                 turn["actions"].append(record)
                 if image is not None:
                     attachments.append(image)
@@ -248,7 +252,7 @@ def _ask(
 def _perform(
     action: Action,
     workspace: Workspace,
-    context: CaseContext,
+    sandbox: Sandbox,
     limits: AgentLimits,
     remaining_s: float,
     images_dir: Path,
@@ -273,9 +277,8 @@ def _perform(
         record["result"] = text
         return text, None, record
     timeout = max(1.0, min(limits.tool_timeout_s, remaining_s))
-    result: ToolResult = workspace.run(
-        context.sandbox, action.tool, action.argument, timeout, limits.tool_output_chars
-    )
+    output_chars = limits.tool_output_chars
+    result: ToolResult = workspace.run(sandbox, action.tool, action.argument, timeout, output_chars)
     record["result"] = result.as_record()
     return result.for_model(), None, record
 

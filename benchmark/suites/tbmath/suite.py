@@ -17,6 +17,7 @@ release that ships one), then a reply without tool calls.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import hashlib
 import json
 import re
@@ -36,6 +37,8 @@ from benchmark.suites.tbmath import generation, pass_rule, reporting, tasks
 from benchmark.suites.tbmath.agent import AgentLimits, run_episode
 from benchmark.suites.tbmath.certificates import certify, lean_source
 from benchmark.suites.tbmath.feasibility import CheckError, run_gate
+from benchmark.suites.tbmath.official_verifier import OfficialResult, run_official
+from benchmark.suites.tbmath.sandboxes import agent_sandbox
 from benchmark.suites.tbmath.scoring import (
     multi_bo,
     multi_reference_o_eval,
@@ -46,6 +49,7 @@ from benchmark.suites.tbmath.scoring import (
 from benchmark.verdict import DatasetError, Verdict
 
 SUITE_NAME = "tbmath"
+DEFAULT_WALL_S = 3600.0  # an episode's wall time when neither --agent-wall-s nor task.toml gives one
 MAX_ARTIFACT_DEPTH = 64  # far beyond any schema; deeper artifacts are hostile, not answers
 _FIXTURES = Path(__file__).resolve().parents[3] / "fixtures" / "tbmath"
 
@@ -105,6 +109,8 @@ class TbMathSuite:
         self.baseline: dict[str, dict[str, Any]] | None = None
         self.baseline_dir: Path | None = None
         self.pass_at = 1.0
+        self.wall_from_task = True
+        self.scoring = "strict"
 
     def add_options(self, group: pytest.OptionGroup) -> None:
         group.addoption(
@@ -117,7 +123,10 @@ class TbMathSuite:
             "--agent-max-turns", type=int, default=40, help="tbmath: turns per episode (default 40)"
         )
         group.addoption(
-            "--agent-wall-s", type=float, default=3600.0, help="tbmath: episode wall time (paper: 4 h)"
+            "--agent-wall-s",
+            type=float,
+            default=None,
+            help="tbmath: episode wall time (default: the task's [agent].timeout_sec, else 1 h; paper: 4 h)",
         )
         group.addoption("--agent-max-tokens", type=int, default=2_000_000, help="tbmath: tokens per episode")
         group.addoption("--agent-max-cost", type=float, default=None, help="tbmath: USD per episode")
@@ -133,11 +142,14 @@ class TbMathSuite:
 
     def configure(self, config: pytest.Config) -> None:
         turns, wall = config.getoption("agent_max_turns"), config.getoption("agent_wall_s")
-        if turns < 1 or not wall > 0:
+        if turns < 1 or (wall is not None and not wall > 0):
             raise pytest.UsageError("--agent-max-turns must be ≥ 1 and --agent-wall-s > 0")
+        self.wall_from_task = wall is None
+        # mmopt registers --scoring (strict|official); here "official" runs each task's own verifier
+        self.scoring = str(config.getoption("--scoring", default="strict") or "strict")
         self.limits = AgentLimits(
             max_turns=turns,
-            wall_s=wall,
+            wall_s=DEFAULT_WALL_S if wall is None else wall,
             max_total_tokens=config.getoption("agent_max_tokens"),
             max_cost_usd=config.getoption("agent_max_cost"),
             tool_timeout_s=config.getoption("agent_tool_timeout"),
@@ -246,10 +258,14 @@ class TbMathSuite:
                 f"tbmath has no setting {case.setting!r}; choose from {', '.join(self.settings)}"
             )
         task = tasks.load_task(case.instance.location)
+        limits = self.limits
+        if self.wall_from_task and task.timeouts.agent_s is not None:
+            limits = dataclasses.replace(limits, wall_s=task.timeouts.agent_s)
         extra: dict[str, Any] = {
             "artifact_path": task.artifact_path,
             "literature_split": task.literature_split,
-            "agent_limits": self.limits.as_dict(),
+            "agent_limits": limits.as_dict(),
+            "scoring": self.scoring,
             "task_flags": task_flags(task),
         }
         if self.artifacts_dir is not None:
@@ -262,12 +278,40 @@ class TbMathSuite:
                     return f"```python\n{oracle_program(task)}\n```"
                 return "The artifact is written."
 
-            episode = run_episode(task, context, self.limits, oracle_turn=oracle_turn)
+            episode = run_episode(task, context, limits, oracle_turn=oracle_turn)
             extra["agent"] = episode.as_record()
             assert episode.workspace is not None
             raw = episode.workspace.read(task.artifact_path)
             extra["source"] = "agent"
+        if self.scoring == "official":
+            sandbox, _note = agent_sandbox(context.sandbox)
+            return official_verdict(task, raw, run_official(task, raw, sandbox), extra, self.pass_at)
         return score_artifact(task, raw, extra, self.baseline, self.pass_at)
+
+
+def official_verdict(
+    task: tasks.Task, raw: bytes | None, result: OfficialResult, extra: dict[str, Any], pass_at: float
+) -> Verdict:
+    """The case's verdict under ``--scoring=official``: the task's verifier's reward is the score;
+    a failed structural check is an output-format failure, a reward below ``pass_at`` a wrong one."""
+    extra["official"] = result.as_record()
+    common: dict[str, Any] = {
+        "artifact": {} if raw is None else {task.artifact_path: raw.decode("utf-8", "replace")},
+        "valid_code": raw is not None and result.checks_passed,
+        "expected_objective": 1.0,
+        "returned_objective": result.reward,
+        "scores": {"official_reward": result.reward},
+        "extra": extra,
+    }
+    if raw is None:
+        return Verdict.fail("response_contract", f"no artifact at {task.artifact_path}", **common)
+    if not result.checks_passed:
+        failed = [c["name"] for c in result.checks if c["status"] != "passed"]
+        detail = f"{tasks.OFFICIAL_CHECKS} failed: {', '.join(failed) or 'see the verifier output'}"
+        return Verdict.fail("output_format", detail, **common)
+    if result.reward >= pass_at:
+        return Verdict(passed=True, **common)
+    return Verdict.fail("wrong_objective", f"official reward {result.reward:.6g} < {pass_at:g}", **common)
 
 
 def task_flags(task: tasks.Task) -> dict[str, Any]:

@@ -1,5 +1,10 @@
 """The agent's working directory, carried across tool calls through the harness sandbox.
 
+It mirrors the task's container: ``data/`` is the task's ``environment/data`` and ``results/`` is
+where the artifact goes. Under bubblewrap the sandbox links ``/root/data`` and ``/root/results``
+into this directory, so the absolute paths an ``instruction.md`` of the public release names are
+true; the directory itself is writable (``/root`` holds only those links).
+
 The sandbox (``benchmark.sandbox``) gives every run a fresh, private directory and removes it
 afterwards; an agent needs one directory for a whole episode. So the harness keeps the directory's
 contents here, on the host, and each tool call ships them into a sandbox run (base64 in one JSON
@@ -29,8 +34,8 @@ _RUNNER = r"""
 import base64, hashlib, json, os, subprocess, sys
 payload = json.load(open("workspace_payload.json", encoding="utf-8"))
 os.remove("workspace_payload.json")
-root = os.path.abspath("ws")
-os.makedirs(root)
+root = os.path.abspath("root")  # under bubblewrap, /root/data and /root/results link here
+os.makedirs(os.path.join(root, "results"))  # the release's images create /root/results empty
 before = {}
 for rel, data in payload["files"].items():
     raw = base64.b64decode(data)
