@@ -6,6 +6,7 @@ task; a panel member that answers another question is refused by ``tbmath-genera
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -98,6 +99,7 @@ WEAK: dict[str, Callable[[Artifacts], dict[str, Any]]] = {
         "epidemic_fit", {**_primary(r, "epidemic_fit"), "beta": 0.3, "gamma": 0.1}
     ),
     "tennis_momentum": lambda r: r["tennis_momentum"]["runs_test_bonferroni"],
+    "regional_depots": lambda r: r["regional_depots"]["greedy_drop"],
 }
 # The empirical-quantile policy costs 0.36% more than the EOQ/normal optimum: inside the stated 0.5%.
 WEAK_STILL_PASSES = {"inventory_policy"}
@@ -129,7 +131,14 @@ MADE_UP: dict[str, Callable[[dict[str, Any]], list[dict[str, Any]]]] = {
     ],
     "epidemic_fit": lambda p: [{**p, "beta": 0.5}],
     "tennis_momentum": lambda p: [{**p, "p_win_after_win": 0.9}],
+    "regional_depots": lambda p: [
+        {**p, "base": {**p["base"], "total_cost_usd": 100000.0}},
+        {**p, "fuel_shock": _without(p["fuel_shock"], "assignment")},
+        {**p, "service_limit": p["base"], "service_premium_usd": 0.0},  # breaks the 190 km promise
+        {**p, "data": {**p["data"], "active_stores": 150}},  # closed stores counted
+    ],
 }
+CONTEST = ["regional_depots"]
 
 TASK_IDS = sorted(WEAK)
 
@@ -155,6 +164,21 @@ def test_reference_passes_weak_scores_below_made_up_fails(refs: Artifacts, task_
         verdict = score(task_id, made_up)
         assert not verdict.passed and verdict.category == "infeasible_solution", (task_id, made_up)
         assert verdict.scores["o_eval"] == 0.0 and verdict.scores["multi_o_eval"] == 0.0
+
+
+@pytest.mark.parametrize("task_id", CONTEST)
+def test_contest_sized_tasks_are_built_like_a_contest_problem(task_id: str) -> None:
+    """Issue 23 item 5: several sub-questions in ≥ 3,000 characters, ≥ 100 KB of attachments with
+    an .xlsx, ≥ 15 scored metrics, a recomputing gate and a panel of ≥ 2 references."""
+    task = _task(task_id)
+    questions = re.findall(r"^\d+\. \*\*", task.instruction, re.MULTILINE)  # "1. **Data.** …"
+    assert len(task.instruction) >= 3000 and len(questions) >= 3
+    attachments = [p for p in (task.data_dir / "attachments").iterdir() if p.is_file()]
+    assert sum(p.stat().st_size for p in attachments) >= 100_000
+    assert any(p.suffix == ".xlsx" for p in attachments)
+    assert sum(m.included for m in task.metrics) >= 15
+    assert task.feasibility is not None and any(c["form"] == "recompute" for c in task.feasibility)
+    assert len(task.reference_scripts) >= 2 and task.metadata.get("size") == "contest"
 
 
 def test_the_claims_the_issue_found_passing_now_fail() -> None:

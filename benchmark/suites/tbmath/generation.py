@@ -26,6 +26,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -98,7 +99,10 @@ def panel_problems(task: tasks.Task, artifacts: dict[str, dict[str, Any]]) -> li
                     f"{reference_id}: beats the primary reference {primary_id} on {metric.path} "
                     f"({mine} vs {best}, {metric.direction}): it optimises another objective"
                 )
-    rule = pass_rule.load(task.root, task.metrics)
+    # the primary's fresh values are the anchors this build will record (the certified optima)
+    fresh = {m.path: as_number(paths.lookup(primary, m.path)[1]) for m in task.metrics}
+    anchored = [m if fresh[m.path] is None else replace(m, anchor=fresh[m.path]) for m in task.metrics]
+    rule = pass_rule.load(task.root, anchored)
     if rule is not None:
         problems += [
             f"{primary_id}: the primary reference fails the task's pass rule: {reason}"
