@@ -158,7 +158,7 @@ def test_damaged_packages_are_errors_and_the_rest_still_run(bench, tmp_path: Pat
     assert "2 passed" in run.output and "1 error" in run.output
     assert "task_input.txt: checksum mismatch" in run.output
     noted = next(r for r in run.records if "mf_e_003" in r["case"])["extra"]["oracle_answer"]
-    assert noted.startswith("solution_ref.json (the reference solver reads files from the package")
+    assert noted.startswith("solution_ref.json replayed, no solver tested (the reference solver reads files")
     assert run.summary["counts"]["infrastructure_errors"] == 1 and run.summary["metrics"]["pass@1"] == 1.0
 
 
@@ -200,3 +200,29 @@ def test_a_release_clone_is_versioned_by_its_git_commit(tmp_path: Path) -> None:
     assert fingerprint(root)["version"] == "git-" + "ab" * 20
     (git / "refs" / "heads" / "main").write_text("cd" * 20 + "\n")  # a loose ref wins over packed
     assert fingerprint(root)["version"] == "git-" + "cd" * 20
+
+
+def test_the_oracle_on_a_release_says_it_replays_and_can_answer_with_our_models(
+    bench, tmp_path: Path
+) -> None:
+    sample = Path(__file__).parent / "data" / "official_mmopt"
+    root = tmp_path / "release"
+    for rel in (
+        "combinatorial_logical/multi_dim_knapsack/easy/mdkp_e_001",
+        "multi_period_system_planning/inventory_routing_problem/medium/irp_m_008",
+    ):
+        shutil.copytree(sample / rel, root / rel)
+    replayed = bench("--model=oracle", f"--dataset={root}")
+    assert {r["outcome"] for r in replayed.records} == {"passed"}
+    assert all(
+        r["extra"]["oracle_answer"].startswith("solution_ref.json replayed, no solver tested")
+        for r in replayed.records
+    )
+    assert "no solver" in json.dumps(replayed.summary)
+    solved = bench("--model=oracle", "--oracle-solve", f"--dataset={root}")
+    by_case = {r["case"].split("/")[4]: r for r in solved.records}
+    assert by_case["mdkp_e_001"]["outcome"] == "passed"
+    assert by_case["mdkp_e_001"]["extra"]["oracle_answer"].startswith("our exact model: ortools.sat CP-SAT")
+    assert by_case["irp_m_008"]["outcome"] != "passed"  # our IRP models plan one vehicle
+    assert "our IRP models plan one vehicle" in json.dumps(by_case["irp_m_008"])
+    assert "--oracle-solve" in json.dumps(solved.summary)

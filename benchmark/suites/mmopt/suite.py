@@ -18,7 +18,10 @@ The oracle answers with the package's reference model and ``solve()`` code when 
 self-contained (our packages). The official release's ``solver_ref.py`` files are scripts that read
 ``instance_data.json`` from the package, which the sandbox hides; for such a package (or one
 without a reference solver) the oracle's ``solve()`` returns the package's ``solution_ref.json``,
-which checks that the reference solution scores as correct; the manifest and each record say so.
+which checks that the reference solution scores as correct but tests no solver; the manifest, the
+summary and each record say so. With ``--oracle-solve`` such a package is answered with our own
+exact model of the subcategory instead (the one ``validate`` certifies the release with), and a
+package our model cannot solve has no oracle answer (reported per case).
 
 Each model request of a case is keyed by its interaction, ``<instance>/<interaction>/s<N>`` with
 the interaction ``stage1``, ``stage2``, ``oracle_reading`` or ``verified_extraction``: the Stage-1
@@ -39,7 +42,7 @@ from typing import Any
 
 import pytest
 
-from adapters.base import AdapterError
+from adapters.base import AdapterError, OracleUnavailable
 from benchmark.cases import Case, InstanceRef
 from benchmark.messages import Message
 from benchmark.reporting.render import Table
@@ -92,8 +95,13 @@ _FILE_READS = ("instance_data.json", "solution_ref.json", "open(", "Path(", "jso
 
 #: How the oracle answers a package whose reference solver cannot run in the sandbox.
 ORACLE_FROM_SOLUTION = (
-    "returns ground_truth/solution_ref.json from solve() when the package's solver_ref.py is "
-    "missing or reads package files (the official release's scripts do)"
+    "replays ground_truth/solution_ref.json from solve() when the package's solver_ref.py is "
+    "missing or reads package files (the official release's scripts do): such a pass checks loading "
+    "and scoring, no solver; --oracle-solve answers with our exact models instead"
+)
+ORACLE_FROM_OUR_MODELS = (
+    "answers with our exact model of the subcategory (--oracle-solve) when the package's "
+    "solver_ref.py is missing or reads package files"
 )
 
 
@@ -125,12 +133,41 @@ def solution_answer(package: packages.Package, reason: str) -> str:
     )
 
 
-def _oracle_answer(package: packages.Package, note: dict[str, str]) -> str:
-    """The reference answer: the package's model and solver, or its reference solution (noted)."""
+def _solved_answer(package: packages.Package) -> tuple[str, str]:
+    """A Stage-1 answer whose ``solve()`` returns our exact model's solution of the package, and
+    the model's name; :class:`OracleUnavailable` when our model cannot solve it."""
+    from benchmark.suites.mmopt.generation.protocol import InstanceGenerator
+    from benchmark.suites.mmopt.subcategories import get_subcategory
+
+    generator = get_subcategory(package.subcategory)
+    if not isinstance(generator, InstanceGenerator):
+        raise OracleUnavailable(f"--oracle-solve: no exact model of ours for {package.subcategory}")
+    try:
+        reference = generator.reference_solve(package.instance_data)
+    except Exception as exc:  # Rejected names why; a plug-in tripping on the schema is the same
+        raise OracleUnavailable(
+            f"--oracle-solve: our model cannot solve {package.instance_id} ({type(exc).__name__}: {exc})"
+        ) from None
+    literal = json.dumps(reference.solution, sort_keys=True)
+    answer = (
+        f"ASSUMPTIONS\nSolved by our exact model ({reference.method}).\n\n"
+        f"MATHEMATICAL_MODEL\nThe subcategory's reference model of {package.instance_id}.\n\n"
+        f"PYTHON_CODE\nimport json\n\n\ndef solve():\n    return json.loads({literal!r})\n"
+    )
+    return answer, reference.method
+
+
+def _oracle_answer(package: packages.Package, note: dict[str, str], solve: bool = False) -> str:
+    """The reference answer: the package's model and solver, else its reference solution or, with
+    ``solve``, our exact model's answer (noted either way)."""
     reason = reference_solver_problem(package)
     if reason is None:
         return oracle_response(package)
-    note["oracle_answer"] = f"solution_ref.json ({reason})"
+    if solve:
+        answer, method = _solved_answer(package)
+        note["oracle_answer"] = f"our exact model: {method} ({reason})"
+        return answer
+    note["oracle_answer"] = f"solution_ref.json replayed, no solver tested ({reason})"
     return solution_answer(package, reason)
 
 
@@ -155,6 +192,7 @@ class MMOptSuite:
     failure_categories: tuple[str, ...] = FAILURE_CATEGORIES
 
     scoring: str = DEFAULT_SCORING
+    oracle_solve: bool = False
 
     def add_options(self, group: pytest.OptionGroup) -> None:
         """Settings are chosen with the harness's ``--setting``; scoring with ``--scoring``."""
@@ -165,13 +203,22 @@ class MMOptSuite:
             help="mmopt scoring rules: strict (default, the project's checks) or official (the "
             "official release's verdicts; differences listed in the README)",
         )
+        group.addoption(
+            "--oracle-solve",
+            action="store_true",
+            default=False,
+            help="mmopt oracle: answer a package without a runnable solver_ref.py (the official "
+            "release's) with our exact model instead of replaying its solution_ref.json",
+        )
 
     def configure(self, config: pytest.Config) -> None:
         self.scoring = str(config.getoption("--scoring", default=DEFAULT_SCORING) or DEFAULT_SCORING)
+        self.oracle_solve = bool(config.getoption("--oracle-solve", default=False))
 
     def run_info(self) -> dict[str, str]:
         """What the run manifest and summary record about how this suite scored."""
-        return {"scoring": self.scoring, "oracle_for_unrunnable_references": ORACLE_FROM_SOLUTION}
+        oracle = ORACLE_FROM_OUR_MODELS if self.oracle_solve else ORACLE_FROM_SOLUTION
+        return {"scoring": self.scoring, "oracle_for_unrunnable_references": oracle}
 
     def add_commands(self, add_command: Callable[..., argparse.ArgumentParser]) -> None:
         commands.add_commands(add_command)
@@ -197,7 +244,7 @@ class MMOptSuite:
         package = packages.load_package(case.instance, packages.SETTING_FILES[case.setting])
         check_instance(package.directory, package.subcategory, package.instance_data, package.solution_ref)
         note: dict[str, str] = {"scoring": self.scoring}
-        oracle = lambda: _oracle_answer(package, note)  # noqa: E731 - the reference travels as a callable
+        oracle = lambda: _oracle_answer(package, note, self.oracle_solve)  # noqa: E731 - the reference travels as a callable
         verdict = self._evaluate(case, context, package, oracle)
         verdict.extra.update(note)
         return verdict
