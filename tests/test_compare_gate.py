@@ -4,6 +4,7 @@ cases, a candidate equal to its baseline and one 15 points worse, runs of other 
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +22,13 @@ FAMILIES = ("network_optimization", "location_covering_assignment")
 DIFFICULTIES = ("easy", "medium", "hard")
 
 
-def _write_run(root: Path, failing: set[int], cases: int = 300, version: str = "1.0") -> Path:
+def _write_run(
+    root: Path,
+    failing: set[int],
+    cases: int = 300,
+    version: str = "1.0",
+    decoding: dict[str, Any] | None = None,
+) -> Path:
     """A finished run of ``cases`` single-sample cases where the indices in ``failing`` fail."""
     paths = RunPaths(root)
     records: list[dict[str, Any]] = []
@@ -50,6 +57,8 @@ def _write_run(root: Path, failing: set[int], cases: int = 300, version: str = "
             "suite": "mmopt",
             "dataset": {"name": "mm-optbench-fixtures", "version": version, "sha256": "ab" * 32},
             "scoring": "strict",
+            "setting": "stage1",
+            "decoding": decoding or {"schedule": "single", "samples": 1, "temperature": 0.0},
             "sessions": [],
         },
     )
@@ -145,3 +154,36 @@ def test_shards_are_disjoint_balanced_and_cover_everything() -> None:
     for bad in ("0/3", "4/3", "3", "a/b"):
         with pytest.raises(ValueError):
             parse_shard(bad)
+
+
+def test_compare_on_four_cases_gives_an_interval_with_a_width_and_says_its_method(tmp_path: Path) -> None:
+    a = _write_run(tmp_path / "a", set(), cases=4)
+    b = _write_run(tmp_path / "b", {0, 1, 2, 3}, cases=4)
+    result = compare_runs(load_run(a), load_run(b))["pass@1"]
+    assert result["difference"] == -1.0 and result["p_value"] == 0.125  # 2 · (1/2)^4
+    # Newcombe's method 10 by hand: Wilson(4 of 4) = [1/(1+z²/4), 1], Wilson(0 of 4) = [0, w] with
+    # w = (z²/4)/(1+z²/4); the pairs' correlation is 0 (a margin is empty), so the upper end of
+    # B − A is −1 + √(w² + w²) and the lower end −1
+    z2 = 1.959963984540054**2
+    w = (z2 / 4) / (1 + z2 / 4)
+    assert result["low"] == pytest.approx(-1.0)
+    assert result["high"] == pytest.approx(-1 + math.sqrt(2) * w)
+    assert result["high"] - result["low"] > 0.5  # never [-100, -100] on four instances
+    assert main(["compare", str(a), str(b), "--out", str(tmp_path / "cmp")]) == 0
+    markdown = (tmp_path / "cmp" / "compare.md").read_text()
+    assert "| all | 4 | 100.0% | 0.0% | -100.0 | [-100.0, -30.7] | 0.125 | exact McNemar |" in markdown
+    assert "- **95% intervals**: Newcombe hybrid score (paired, from Wilson intervals)" in markdown
+
+
+def test_compare_warns_when_the_runs_settings_differ(tmp_path: Path) -> None:
+    a = _write_run(tmp_path / "a", {1}, cases=30)
+    hot = {"schedule": "single", "samples": 1, "temperature": 0.7}
+    b = _write_run(tmp_path / "b", {2}, cases=30, decoding=hot)
+    comparison = compare_runs(load_run(a), load_run(b))
+    assert comparison["mismatches"] == []  # comparable: same dataset and scoring
+    assert comparison["setting_differences"] == ["decoding.temperature differs: 0.0 in A vs 0.7 in B"]
+    assert main(["compare", str(a), str(b), "--out", str(tmp_path / "cmp")]) == 0
+    for name in ("compare.md", "compare.html"):
+        assert "decoding.temperature differs: 0.0 in A vs 0.7 in B" in (tmp_path / "cmp" / name).read_text()
+    same = compare_runs(load_run(a), load_run(_write_run(tmp_path / "c", {3}, cases=30)))
+    assert same["setting_differences"] == []

@@ -2,9 +2,12 @@
 
 Two scores from different runs are only comparable on the same instances, under the same dataset
 version and scoring mode, so the comparison pairs instances present and scored in both runs and
-refuses (unless told to) runs whose datasets or scoring differ. The difference B − A of pass@1
-gets a paired bootstrap interval and a paired test (exact McNemar with one sample per instance),
-overall and per family and difficulty; every case whose verdict flipped is listed.
+refuses (unless told to) runs whose datasets or scoring differ, and warns when their settings
+(setting, decoding, execution limits) differ. The difference B − A of pass@1 gets a paired 95%
+interval and a paired test (with one sample per instance the exact McNemar test and its exact
+conditional interval, which stay sane on a handful of instances; otherwise a paired bootstrap and
+a sign-flip test), overall and per family and difficulty; every case whose verdict flipped is
+listed.
 """
 
 from __future__ import annotations
@@ -25,6 +28,14 @@ from benchmark.suites.base import get_suite
 #: What must agree between two runs for their scores to be comparable.
 COMPATIBILITY_FIELDS: tuple[tuple[str, ...], ...] = (
     ("suite",), ("dataset", "name"), ("dataset", "version"), ("dataset", "sha256"), ("scoring",),
+)  # fmt: skip
+
+
+#: How each run was made: runs that differ here are comparable, but the difference may come from
+#: the settings rather than the model, so the comparison says so.
+SETTING_FIELDS: tuple[tuple[str, ...], ...] = (
+    ("setting",), ("decoding", "schedule"), ("decoding", "samples"), ("decoding", "temperature"),
+    ("decoding", "max_tokens"), ("objective_only",), ("execution", "timeout_s"), ("execution", "memory_mb"),
 )  # fmt: skip
 
 
@@ -73,6 +84,15 @@ def incompatibilities(a: LoadedRun, b: LoadedRun) -> list[str]:
         if left != right:
             reasons.append(f"{'.'.join(path)} differs: {left!r} in {a.root} vs {right!r} in {b.root}")
     return reasons
+
+
+def setting_differences(a: LoadedRun, b: LoadedRun) -> list[str]:
+    """How the two runs were made differently (setting, decoding, execution limits)."""
+    return [
+        f"{'.'.join(path)} differs: {_field(a.manifest, path)!r} in A vs {_field(b.manifest, path)!r} in B"
+        for path in SETTING_FIELDS
+        if _field(a.manifest, path) != _field(b.manifest, path)
+    ]
 
 
 def instance_of(case_key: str) -> str:
@@ -138,6 +158,7 @@ def compare_runs(a: LoadedRun, b: LoadedRun, *, allow_mismatch: bool = False) ->
         "a": str(a.root),
         "b": str(b.root),
         "mismatches": reasons,
+        "setting_differences": setting_differences(a, b),
         "only_in_a": len(set(a.records) - set(b.records)),
         "only_in_b": len(set(b.records) - set(a.records)),
         "paired_cases": len(common),
@@ -183,6 +204,21 @@ def comparison_tables(
     return tables
 
 
+def _setting_warnings(comparison: Mapping[str, Any]) -> list[str]:
+    differences = comparison.get("setting_differences") or []
+    if not differences:
+        return []
+    return [
+        f"the runs were made with different settings ({'; '.join(differences)}): part of B − A may be theirs"
+    ]
+
+
+def interval_methods(comparison: Mapping[str, Any]) -> list[str]:
+    """The interval methods the comparison's rows used, in order of first use."""
+    rows = [comparison.get("pass@1"), *(d for groups in comparison["by"].values() for d in groups.values())]
+    return list(dict.fromkeys(str(d["interval"]) for d in rows if d and d.get("interval")))
+
+
 def to_markdown(comparison: Mapping[str, Any]) -> str:
     lines = ["# Run comparison", "", f"- **A**: {comparison['a']}", f"- **B**: {comparison['b']}"]
     lines.append(
@@ -190,6 +226,10 @@ def to_markdown(comparison: Mapping[str, Any]) -> str:
         f"only in B: {comparison['only_in_b']})"
     )
     lines += [f"- **warning**: {reason}" for reason in comparison["mismatches"]]
+    lines += [f"- **warning**: {line}" for line in _setting_warnings(comparison)]
+    methods = interval_methods(comparison)
+    if methods:
+        lines.append(f"- **95% intervals**: {'; '.join(methods)}")
     lines.append("")
     for title, headers, rows in comparison_tables(comparison):
         lines += [
@@ -216,6 +256,10 @@ def to_html(comparison: Mapping[str, Any]) -> str:
         f"paired cases: {comparison['paired_cases']}</p>",
     ]
     parts += [f"<p><strong>warning</strong>: {esc(reason)}</p>" for reason in comparison["mismatches"]]
+    parts += [f"<p><strong>warning</strong>: {esc(line)}</p>" for line in _setting_warnings(comparison)]
+    methods = interval_methods(comparison)
+    if methods:
+        parts.append(f"<p>95% intervals: {esc('; '.join(methods))}</p>")
     for title, headers, rows in comparison_tables(comparison):
         parts.append(
             f"<h2>{esc(title)}</h2><table><tr>" + "".join(f"<th>{esc(h)}</th>" for h in headers) + "</tr>"
