@@ -168,7 +168,7 @@ def _plan() -> tuple[dict[str, str], dict[str, str]]:
     expect[_key(second, "nl_data")] = "undeclared_data_parameter"
     task = second["settings"]["nl_data_irr"]
     replies[_key(second, "nl_data_irr")] = fenced(
-        task["gold_model"].replace("set PRODUCTS;", "set PRODUCTS ordered;"), task["gold_data"]
+        task["gold_model"] + "let capacity['R1'] := 0;\n", task["gold_data"]
     )
     expect[_key(second, "nl_data_irr")] = "unsupported_syntax"
     task = second["settings"]["nl"]
@@ -270,7 +270,7 @@ def test_replayed_failures_score_as_the_paper_describes(bench, tmp_path: Path) -
     assert undeclared["scores"]["ebc"] == 0.0 and not undeclared["valid_code"]
 
     unsupported = by_failure["unsupported_syntax"]
-    assert unsupported["category"] == "unsupported_syntax" and "ordered" in unsupported["detail"]
+    assert unsupported["category"] == "unsupported_syntax" and "let" in unsupported["detail"]
     syntax = by_failure["syntax"]
     assert syntax["category"] == "syntax" and "syntax error" in syntax["detail"]
     # the record alone reproduces the run: the files as extracted and what the solver printed

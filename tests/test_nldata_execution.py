@@ -53,7 +53,7 @@ def test_gold_pair_solves_with_commands_around_it() -> None:
         (MODEL.replace("profit[p] * x", "profits[p] * x"), DATA, "undefined_entity", "profits"),
         (MODEL, DATA.replace("end;", "param bonus := 2;\nend;"), "undeclared_data_parameter", "bonus"),
         (MODEL, DATA.replace("param cap := 4;\n", ""), "missing_data", "cap"),
-        (MODEL.replace("set P;", "set P ordered;"), DATA, "unsupported_syntax", "ordered"),
+        (MODEL + "fix x['A'] := 1;\n", DATA, "unsupported_syntax", "AMPL command"),
         (MODEL.replace("<= cap", "<= Infinity"), DATA, "unsupported_syntax", "Infinity"),
         (MODEL + "let cap := 5;\n", DATA, "unsupported_syntax", "let"),
         (MODEL.replace("* x[p]", "* * x[p]"), DATA, "syntax", "syntax error"),

@@ -26,6 +26,7 @@ from benchmark.suites.nldata.mathprog import (
     SANDBOX_SCRIPT,
     Execution,
     interpret,
+    prepare,
     rewrite,
 )
 from benchmark.tagged_output import tagged_object
@@ -102,18 +103,21 @@ def run_with_dump(
     """The shown run, and (with glpsol) what glpsol displays of the sets and parameters in
     ``dump_names``, for mapping the held-out data onto the candidate's names (None when the display
     failed or the backend is AMPL)."""
-    rewritten_model, rewritten_data = rewrite(model), rewrite(data)
-    rewrites = {"model": list(rewritten_model.removed), "data": list(rewritten_data.removed)}
-    files = {MODEL_FILE: rewritten_model.text, DATA_FILE: rewritten_data.text}
     if backend == AMPL:
+        rewritten_model, rewritten_data = rewrite(model), rewrite(data)
+        rewrites = {"model": list(rewritten_model.removed), "data": list(rewritten_data.removed)}
+        files = {MODEL_FILE: rewritten_model.text, DATA_FILE: rewritten_data.text}
         invoked = _invoke(AMPL_SCRIPT, files, sandbox, limits, rewrites)
         if isinstance(invoked, Execution):
             return invoked, None
         parsed, wall_s, stderr = invoked
         return dataclasses.replace(_ampl_execution(parsed, rewrites), wall_s=wall_s, stderr=stderr), None
+    prepared = prepare(model, data)
+    rewrites = prepared.rewrites
+    files = {MODEL_FILE: prepared.model, DATA_FILE: prepared.data}
     jobs = [{"model": MODEL_FILE, "data": DATA_FILE, "check": False}]
     if dump_names:
-        files[DUMP_MODEL_FILE] = dump_model(rewritten_model.text, list(dump_names))
+        files[DUMP_MODEL_FILE] = dump_model(prepared.model, list(dump_names))
         jobs.append({"model": DUMP_MODEL_FILE, "data": DATA_FILE, "check": True})
     files[JOBS_FILE] = json.dumps(jobs)
     invoked = _invoke(SANDBOX_SCRIPT, files, sandbox, limits, rewrites)
@@ -123,7 +127,7 @@ def run_with_dump(
     runs = parsed.get("runs")
     if not isinstance(runs, list) or len(runs) != len(jobs):
         raise InfrastructureError("sandbox_error", f"the glpsol script reported {len(jobs)} jobs wrongly")
-    execution = _glpsol_run(runs[0], model, data, rewrites)
+    execution = _glpsol_run(runs[0], prepared.model, prepared.data, rewrites)
     dumped = parse_dump(str(runs[1].get("log", ""))) if dump_names else Dumped({}, {})
     return dataclasses.replace(execution, wall_s=wall_s, stderr=stderr), dumped
 
@@ -138,14 +142,15 @@ def run_candidate(
 def run_unseen(model: str, datas: Sequence[str], sandbox: Sandbox, limits: Limits) -> list[Execution]:
     """The candidate's model (its own ``data;`` section left out) on each held-out data file, with
     glpsol, in one sandboxed run; a timeout or crash of that run is every instance's result."""
-    rewritten = rewrite(model_without_data(model))
-    rewrites = {"model": list(rewritten.removed), "data": []}
-    files = {MODEL_FILE: rewritten.text}
+    files: dict[str, str] = {}
     jobs = []
-    for position, data in enumerate(datas, start=1):
-        files[f"unseen_{position}.dat"] = data
-        jobs.append({"model": MODEL_FILE, "data": f"unseen_{position}.dat", "check": False})
+    prepared = [prepare(model_without_data(model), data) for data in datas]
+    for position, one in enumerate(prepared, start=1):
+        files[f"unseen_{position}.mod"] = one.model
+        files[f"unseen_{position}.dat"] = one.data
+        jobs.append({"model": f"unseen_{position}.mod", "data": f"unseen_{position}.dat", "check": False})
     files[JOBS_FILE] = json.dumps(jobs)
+    rewrites = prepared[0].rewrites if prepared else {}
     invoked = _invoke(SANDBOX_SCRIPT, files, sandbox, limits, rewrites)
     if isinstance(invoked, Execution):
         return [invoked] * len(datas)
@@ -154,6 +159,6 @@ def run_unseen(model: str, datas: Sequence[str], sandbox: Sandbox, limits: Limit
     if not isinstance(runs, list) or len(runs) != len(jobs):
         raise InfrastructureError("sandbox_error", f"the glpsol script reported {len(jobs)} jobs wrongly")
     return [
-        dataclasses.replace(_glpsol_run(run, model, data, rewrites), wall_s=wall_s, stderr=stderr)
-        for run, data in zip(runs, datas, strict=True)
+        dataclasses.replace(_glpsol_run(run, one.model, one.data, one.rewrites), wall_s=wall_s, stderr=stderr)
+        for run, one in zip(runs, prepared, strict=True)
     ]

@@ -22,8 +22,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from benchmark.suites.nldata.entities import declarations, tokens
-from benchmark.suites.nldata.mathprog import statement_spans
 from benchmark.suites.nldata.records import number
+from benchmark.suites.nldata.statements import statement_spans
 
 DUMP_BEGIN = "NLDATA_DUMP_BEGIN"
 DUMP_END = "NLDATA_DUMP_END"

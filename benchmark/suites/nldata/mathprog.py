@@ -41,6 +41,8 @@ from pathlib import Path
 from typing import Any
 
 from benchmark.suites.nldata.entities import statements, tokens
+from benchmark.suites.nldata.statements import statement_spans
+from benchmark.suites.nldata.translate import translate
 
 MODEL_FILE = "model.mod"
 DATA_FILE = "model.dat"
@@ -78,88 +80,6 @@ class Rewritten:
     removed: tuple[str, ...]
 
 
-_TOKEN = re.compile(
-    r"(#[^\n]*|/\*.*?(?:\*/|\Z)|\"(?:[^\"\n])*\"|'(?:[^'\n])*'|[{}()\[\]]|;|[A-Za-z_][A-Za-z0-9_.]*|\S)",
-    re.DOTALL,
-)
-
-
-def _spans(text: str) -> list[tuple[str, int, int]]:
-    """The code tokens (comments dropped) with their start and end offsets."""
-    return [
-        (m.group(), m.start(), m.end())
-        for m in _TOKEN.finditer(text)
-        if not m.group().startswith(("#", "/*"))
-    ]
-
-
-def _matching(toks: list[tuple[str, int, int]], i: int) -> int:
-    """Index of the bracket closing the one at ``i`` (the last token when it is never closed)."""
-    depth = 0
-    for j in range(i, len(toks)):
-        value = toks[j][0]
-        if value in ("(", "[", "{"):
-            depth += 1
-        elif value in (")", "]", "}"):
-            depth -= 1
-            if depth == 0:
-                return j
-    return len(toks) - 1
-
-
-def _to_semicolon(toks: list[tuple[str, int, int]], i: int) -> int:
-    j = i
-    while j < len(toks):
-        value = toks[j][0]
-        if value in ("(", "[", "{"):
-            j = _matching(toks, j)
-        elif value == ";":
-            return j
-        j += 1
-    return len(toks) - 1
-
-
-def _body_end(toks: list[tuple[str, int, int]], i: int) -> int:
-    if i >= len(toks):
-        return len(toks) - 1
-    if toks[i][0] == "{":
-        return _matching(toks, i)
-    return _statement_end(toks, i)
-
-
-def _statement_end(toks: list[tuple[str, int, int]], i: int) -> int:
-    """Index of the last token of the statement starting at ``i``. ``for {domain} body`` and AMPL's
-    ``if cond then body [else body]`` take a statement or a ``{...}`` block as body, so what a block
-    holds (a ``printf`` inside a ``for``) belongs to the enclosing statement."""
-    word = toks[i][0].lower()
-    if word == "for":
-        j = i + 1
-        if j < len(toks) and toks[j][0] == "{":
-            j = _matching(toks, j) + 1
-        return _body_end(toks, j)
-    if word == "if":
-        j = i + 1
-        while j < len(toks) and toks[j][0].lower() != "then":
-            j = _matching(toks, j) + 1 if toks[j][0] in ("(", "[", "{") else j + 1
-        end = _body_end(toks, j + 1)
-        if end + 1 < len(toks) and toks[end + 1][0].lower() == "else":
-            end = _body_end(toks, end + 2)
-        return end
-    return _to_semicolon(toks, i)
-
-
-def statement_spans(text: str) -> list[tuple[str, int, int]]:
-    """(first word, start, end) of every top-level statement, comments outside any statement skipped."""
-    toks = _spans(text)
-    out: list[tuple[str, int, int]] = []
-    i = 0
-    while i < len(toks):
-        last = _statement_end(toks, i)
-        out.append((toks[i][0], toks[i][1], toks[last][2]))
-        i = last + 1
-    return out
-
-
 def _strip_commands(text: str) -> Rewritten:
     """Remove the command statements listed in the module docstring, keeping every other byte."""
     removed: list[str] = []
@@ -182,6 +102,44 @@ def _strip_commands(text: str) -> Rewritten:
 def rewrite(text: str) -> Rewritten:
     """The MathProg rewrite of one AMPL file (model or data)."""
     return _strip_commands(text)
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """A model and data file as glpsol gets them: commands removed, AMPL-only constructs translated
+    (``translate.py``), and what was done, for the record."""
+
+    model: str
+    data: str
+    rewrites: dict[str, list[str]]
+
+
+def _merge_data_section(model: str, data: str) -> tuple[str, str, bool]:
+    """glpsol ignores a model file's own ``data;`` section when a data file is given, as ours always
+    is: the section moves to the front of the data file (its ``end;`` and the file's ``data;`` go)."""
+    spans = statement_spans(model)
+    start = next((b for w, b, _ in spans if w.lower() == "data"), None)
+    if start is None:
+        return model, data, False
+    section = "".join(model[b:e] + "\n" for w, b, e in spans if b >= start and w.lower() != "end")
+    body = "".join(
+        data[b:e] + "\n"
+        for i, (w, b, e) in enumerate(statement_spans(data))
+        if not (i == 0 and w.lower() == "data")
+    )
+    return model[:start], section + body, True
+
+
+def prepare(model: str, data: str) -> Prepared:
+    rewritten_model, rewritten_data = rewrite(model), rewrite(data)
+    model_part, data_text, moved = _merge_data_section(rewritten_model.text, rewritten_data.text)
+    translated = translate(model_part, data_text)
+    rewrites = {"model": list(rewritten_model.removed), "data": list(rewritten_data.removed)}
+    if moved:
+        rewrites["moved"] = ["the model file's data section into the data file"]
+    if translated.notes:
+        rewrites["translated"] = list(translated.notes)
+    return Prepared(translated.model, translated.data, rewrites)
 
 
 def ampl_only_constructs(*texts: str) -> list[str]:
@@ -337,22 +295,23 @@ def run_local(model: str, data: str, glpsol: str | None = None) -> Execution:
         raise FileNotFoundError(
             "glpsol not found on PATH (Debian package glpk-utils; scripts/setup.sh installs it)"
         )
-    rewritten_model, rewritten_data = rewrite(model), rewrite(data)
+    prepared = prepare(model, data)
     with (
         tempfile.TemporaryDirectory(prefix="optbench-nldata-") as tmp,
         tempfile.TemporaryDirectory(prefix="optbench-glpsol-") as private,
     ):
         work = Path(tmp)
-        (work / MODEL_FILE).write_text(rewritten_model.text, encoding="utf-8")
-        (work / DATA_FILE).write_text(rewritten_data.text, encoding="utf-8")
+        (work / MODEL_FILE).write_text(prepared.model, encoding="utf-8")
+        (work / DATA_FILE).write_text(prepared.data, encoding="utf-8")
         solution_path = Path(private) / "solution.txt"
         proc = subprocess.run(
             glpsol_argv(exe, str(solution_path)), cwd=work, capture_output=True, text=True, timeout=120,
             check=False,
         )  # fmt: skip
         solution = solution_path.read_text(encoding="utf-8") if solution_path.is_file() else None
-    rewrites = {"model": list(rewritten_model.removed), "data": list(rewritten_data.removed)}
-    return interpret(proc.returncode, proc.stdout + proc.stderr, solution, model, data, rewrites)
+    return interpret(
+        proc.returncode, proc.stdout + proc.stderr, solution, prepared.model, prepared.data, prepared.rewrites
+    )
 
 
 JOBS_FILE = "jobs.json"
