@@ -84,7 +84,11 @@ def _dataset_report(args: argparse.Namespace) -> int:
     from benchmark.suites.mmopt.generation.report import build_dataset_report
 
     report = build_dataset_report(
-        Path(args.root), Path(args.out), repeats=args.repeats, processes=args.processes
+        Path(args.root),
+        Path(args.out),
+        repeats=args.repeats,
+        processes=args.processes,
+        official=Path(args.official) if args.official else None,
     )
     for path in report.files:
         print(path)
@@ -142,4 +146,7 @@ def add_commands(add_command: Callable[..., argparse.ArgumentParser]) -> None:
     dataset_report.add_argument("--out", required=True, help="folder for dataset_report.md and the PNGs")
     dataset_report.add_argument("--repeats", type=int, default=3, help="timed solves per package (best)")
     dataset_report.add_argument("--processes", type=int, default=1, help="parallel timing processes")
+    dataset_report.add_argument(
+        "--official", help="a copy of the official release's dataset/: add our sizes against its, per tier"
+    )
     dataset_report.set_defaults(handler=_dataset_report)

@@ -36,6 +36,7 @@ from benchmark.reporting.render import Table
 from benchmark.suites.mmopt.generation.dataset import GENERATION_REPORT
 from benchmark.suites.mmopt.generation.protocol import InstanceGenerator
 from benchmark.suites.mmopt.generation.rendering import default_style, png_bytes
+from benchmark.suites.mmopt.generation.sizes import comparison_markdown
 from benchmark.suites.mmopt.generation.validate import RUNTIME_BUDGET_S
 from benchmark.suites.mmopt.package import discover
 from benchmark.suites.mmopt.subcategories import get_subcategory
@@ -123,6 +124,7 @@ class DatasetReport:
     growth: list[Growth] = field(default_factory=list)
     files: list[Path] = field(default_factory=list)
     seconds: float = 0.0
+    official_sizes: list[str] = field(default_factory=list)  # ours-vs-official table (Markdown lines)
 
     @property
     def not_growing(self) -> list[str]:
@@ -478,10 +480,18 @@ def markdown_table(table: Table) -> list[str]:
 
 
 def build_dataset_report(
-    root: Path, out: Path, *, repeats: int = 3, processes: int = 1, per_subcategory: int = 3
+    root: Path,
+    out: Path,
+    *,
+    repeats: int = 3,
+    processes: int = 1,
+    per_subcategory: int = 3,
+    official: Path | None = None,
 ) -> DatasetReport:
     """Measure, tabulate and draw; writes ``dataset_report.md``, the plots and the contact sheets
-    into ``out`` and returns the report with its tables (the numbers the Markdown shows)."""
+    into ``out`` and returns the report with its tables (the numbers the Markdown shows). With
+    ``official`` (a copy of the release's ``dataset/``) it adds our instance sizes against the
+    release's per tier (:mod:`.sizes`)."""
     started = time.perf_counter()
     out.mkdir(parents=True, exist_ok=True)
     facts, unreadable = collect_facts(root, repeats=repeats, processes=processes)
@@ -496,6 +506,8 @@ def build_dataset_report(
         unreadable=unreadable,
     )
     report.growth = growth_rows(facts)
+    if official is not None:
+        report.official_sizes = comparison_markdown(root, official)
     acceptance, reasons = rejection_tables(generation)
     report.tables = {
         "counts": counts_table(facts),
@@ -551,6 +563,9 @@ def _markdown(report: DatasetReport, out: Path) -> str:
     lines.append("")
     for key in ("counts", "family_runtime", "growth", "by_difficulty", "acceptance", "rejections"):
         lines += markdown_table(report.tables[key])
+    if report.official_sizes:
+        lines += ["## Instance sizes: ours versus the official release (medians per tier)", ""]
+        lines += [*report.official_sizes, ""]
     figures = [path for path in report.files if path.suffix == ".png"]
     if figures:
         lines += ["## Figures", ""]
