@@ -1,0 +1,174 @@
+"""Where ``--scoring=strict`` and ``--scoring=official`` differ, per subcategory, as data.
+
+One list (:data:`DIFFERENCES`) is the source of ``docs/mmopt-official.md`` (written by
+``scripts/mmopt_official_table.py``; a test keeps the page equal to it) and names, per row, the
+test that shows the two verdicts on a shipped official package. :func:`differences_for` gives the
+rows that apply to one subcategory, so the page lists every subcategory, including those where the
+modes differ only in the rules common to all.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from benchmark.suites.mmopt.official import official_rules
+from benchmark.suites.mmopt.subcategories import all_subcategories
+
+ALL = "*"
+#: Stands for the subcategories with official rules (``subcategories/<name>/official.py``).
+WITH_OFFICIAL_RULES = "__official_rules__"
+
+
+@dataclass(frozen=True)
+class Difference:
+    """One rule ``strict`` adds or ``official`` reads otherwise; ``applies_to`` names subcategories
+    (:data:`ALL` for every one), ``except_for`` those it skips; ``shown_by`` is the test function
+    (in ``tests/test_official_scoring_modes.py`` or ``tests/test_official_answer_kinds.py``)
+    that shows it."""
+
+    applies_to: tuple[str, ...]
+    strict: str
+    official: str
+    shown_by: str
+    except_for: tuple[str, ...] = ()
+
+    def applies(self, subcategory: str) -> bool:
+        wanted = ALL in self.applies_to or subcategory in self.applies_to
+        return wanted and subcategory not in self.except_for
+
+
+DIFFERENCES: tuple[Difference, ...] = (
+    Difference(
+        (ALL,),
+        "a failure `status` (infeasible, error …) is wrong",
+        "reads `status` only for maximum flow",
+        "_failure_status",
+        except_for=("maximum_flow",),
+    ),
+    Difference(
+        (ALL,),
+        "an objective must be reported, as a number",
+        'an absent or unparsable objective (`"n/a"`) counts as absent: the next key of its list, '
+        "else the objective recomputed from the decisions",
+        "_no_objective",
+    ),
+    Difference(
+        ("workforce_planning_shift_scheduling",),
+        "the objective is read from `objective_value`, `objective`, `objective_exact`, `total_cost`",
+        "with none of those, `assignment_cost` (shift costs without overtime) is the reported "
+        "objective and must equal the full cost",
+        "test_official_mode_gives_the_official_verdict",
+    ),
+    Difference(
+        (WITH_OFFICIAL_RULES,),
+        "keys are read from the top level and a nested `solution` dict alike",
+        "a nested `solution` dict, when present, replaces the top level",
+        "test_strict_reads_top_level_keys_beside_a_nested_solution",
+    ),
+    Difference(
+        ("minimum_cost_flow",),
+        "a flow keyed by no arc of the instance is an error",
+        "drops it",
+        "_unknown_arc",
+    ),
+    Difference(
+        ("capacitated_network_design",),
+        "flow on an arc the answer marks as not installed is infeasible",
+        "installs the arc silently",
+        "_flow_on_uninstalled_arc",
+    ),
+    Difference(
+        ("resource_constrained_shortest_path",),
+        "the selected arcs form one source-sink path, and a node path agrees with them",
+        "also takes a path plus a detached cycle",
+        "_disagreeing_path",
+    ),
+    Difference(
+        ("resource_constrained_shortest_path",),
+        "every bound of a dual-resource instance (`resource_bounds`) holds",
+        "checks only `resource_bound`, which those instances lack",
+        "_path_over_one_bound",
+    ),
+    Difference(
+        ("time-expanded_multi-period_network_flow",),
+        "inventory is non-negative and held only at storage nodes",
+        "checks neither",
+        "_inventory_off_storage",
+    ),
+    Difference(
+        ("facility_location",),
+        "a `structural_extension` budget caps the opening cost",
+        "does not check it",
+        "_budget_lowered",
+    ),
+    Difference(
+        ("facility_location",),
+        "an assignment naming a customer the instance lacks is infeasible",
+        "ignores it",
+        "_unknown_customer",
+    ),
+    Difference(
+        ("generalized_assignment_problem",),
+        "an assignment naming a task the instance lacks is infeasible",
+        "ignores it",
+        "_unknown_task",
+    ),
+    Difference(
+        ("p_median_center",),
+        "an assignment naming a demand point the instance lacks is infeasible",
+        "ignores it",
+        "_unknown_demand_point",
+    ),
+    Difference(
+        ("p_median_center",),
+        "an open-site list naming a site twice or one the instance lacks is infeasible",
+        "counts the distinct names against p",
+        "_open_site_listed_twice",
+    ),
+)
+
+
+def differences_for(subcategory: str) -> list[Difference]:
+    """The rows of :data:`DIFFERENCES` that apply to ``subcategory``."""
+    has_rules = official_rules(subcategory) is not None
+    rows = []
+    for row in DIFFERENCES:
+        if WITH_OFFICIAL_RULES in row.applies_to:
+            if has_rules:
+                rows.append(row)
+        elif row.applies(subcategory):
+            rows.append(row)
+    return rows
+
+
+def markdown() -> str:
+    """``docs/mmopt-official.md``: per subcategory where the two modes differ, and the test."""
+    lines = [
+        "# MM-OptBench: `--scoring=strict` versus `--scoring=official`",
+        "",
+        "Generated by `.venv/bin/python scripts/mmopt_official_table.py > docs/mmopt-official.md` "
+        "from `benchmark/suites/mmopt/official_differences.py`; `tests/test_official_differences.py` "
+        "keeps this page equal to it. `official` gives the release scorer's verdict "
+        "(`evaluation/scoring.py` of ZhongLIFR/MM-OptBench); `strict` (the default) applies the same "
+        "checks and the rules below. Each row names the test that shows both verdicts on a shipped "
+        "official package (`tests/test_official_scoring_modes.py`, "
+        "`tests/test_official_answer_kinds.py`).",
+        "",
+        "| subcategory | scored by | strict | official | shown by |",
+        "|---|---|---|---|---|",
+    ]
+    for name in sorted(all_subcategories()):
+        scored_by = "official rules" if official_rules(name) is not None else "its validator"
+        for row in differences_for(name):
+            lines.append(f"| {name} | {scored_by} | {row.strict} | {row.official} | `{row.shown_by}` |")
+    lines += [
+        "",
+        "Inventory routing reads its routes in both modes under the release's keys and in its order "
+        "(`route_arcs_by_vehicle_period`, `route_by_vehicle_period`, `route_by_period`, `routes`), "
+        "a key whose value is no table of routes passed over for the next. The other subcategories "
+        "scored by their validator do not yet follow the release's key order for every redundant "
+        "decision field: there a malformed redundant field can be rejected in both modes where the "
+        "release reads the same decisions from an intact key (not yet reproduced).",
+        "",
+    ]
+    return "\n".join(lines)
