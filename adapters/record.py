@@ -10,7 +10,9 @@ recording replays as is and every turn of a multi-turn setting comes back.
 Workers append one line per case as it finishes (a locked, single-write append, as for records);
 at the end of the session the controller rewrites the file with one line per case (the newest, so a
 case re-run by ``--resume`` keeps its latest answer), sorted by case key, so two recordings of the
-same run are byte-identical. :meth:`ReplayRecorder.finalize` counts the cases that made more than
+same run are byte-identical. Lines are written by :func:`benchmark.files.dumps_line` (a response
+holding U+2028, U+0085 or a lone surrogate stays one line and comes back exactly) and read at
+``"\n"`` only. :meth:`ReplayRecorder.finalize` counts the cases that made more than
 one call. A request key met twice in one case (the same request asked again) keeps its first
 answer, which is the one the replay adapter would give for both.
 """
@@ -23,7 +25,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from adapters.base import Completion, CompletionRequest, ModelAdapter
-from benchmark.files import append_lines, write_atomically
+from benchmark.files import append_lines, dumps_line, split_lines, write_atomically
 from benchmark.schema import ReplayLine
 
 __all__ = ["CallLog", "RecordingSummary", "ReplayRecorder"]
@@ -89,24 +91,20 @@ class ReplayRecorder:
             return
         for line in lines:  # what is written must replay
             ReplayLine.model_validate(line)
-        append_lines(
-            self.path, "".join(json.dumps(line, sort_keys=True, ensure_ascii=False) + "\n" for line in lines)
-        )
+        append_lines(self.path, "".join(dumps_line(line, sort_keys=True) + "\n" for line in lines))
 
     def finalize(self) -> RecordingSummary:
         """Rewrite the file with the newest line per case, sorted by case key (atomically)."""
         latest: dict[str, dict[str, object]] = {}
         if self.path.exists():
-            for raw in self.path.read_text(encoding="utf-8").splitlines():
+            for raw in split_lines(self.path.read_text(encoding="utf-8")):
                 try:
                     line = json.loads(raw)
-                except json.JSONDecodeError:
+                except (json.JSONDecodeError, RecursionError):
                     continue  # a line torn by a killed worker: that case is simply not recorded
                 if isinstance(line, dict) and isinstance(line.get("case"), str):
                     latest[line["case"]] = line
-        body = "".join(
-            json.dumps(latest[case], sort_keys=True, ensure_ascii=False) + "\n" for case in sorted(latest)
-        )
+        body = "".join(dumps_line(latest[case], sort_keys=True) + "\n" for case in sorted(latest))
         write_atomically(self.path, body)
         calls = {
             str(line.get("of_case", case)): int(str(line.get("calls", 1))) for case, line in latest.items()

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from adapters.base import AdapterError, Completion, CompletionRequest, Usage
+from benchmark.files import split_lines
 from benchmark.schema import ReplayLine, ValidationError, problems
 
 __all__ = ["ReplayAdapter", "ReplayFileError"]
@@ -87,7 +88,7 @@ def _load(path: Path) -> tuple[dict[str, _Recorded], str]:
 
     records: dict[str, _Recorded] = {}
     first_line: dict[str, int] = {}
-    for lineno, line in enumerate(content.splitlines(), start=1):
+    for lineno, line in enumerate(split_lines(content), start=1):
         if not line.strip():
             continue
         where = f"{path}:{lineno}"
@@ -95,6 +96,8 @@ def _load(path: Path) -> tuple[dict[str, _Recorded], str]:
             obj = json.loads(line)
         except json.JSONDecodeError as exc:
             raise ReplayFileError(f"{where}: not valid JSON ({exc.msg} at column {exc.colno})") from exc
+        except RecursionError:
+            raise ReplayFileError(f"{where}: nested too deeply to be a replay line") from None
         if not isinstance(obj, dict):
             raise ReplayFileError(f"{where}: expected a JSON object, got {type(obj).__name__}")
         try:

@@ -13,18 +13,45 @@ dataset roots. Two primitives keep every reader safe, written once here:
 :func:`locked` is the ``flock`` itself, for callers that serialize a longer section (rebuilding a
 dataset's manifest, filling one cache entry). It is a leaf module (no harness imports), so adapters
 may use it too.
+
+The lines themselves: they end at ``"\n"`` only. ``str.splitlines`` also breaks at U+2028, U+2029,
+U+0085 and a few control characters, which JSON allows raw inside strings, so a line holding one
+would be torn; :func:`split_lines` does not. :func:`dumps_line` writes those characters, and lone
+surrogates, as ``\\uXXXX`` escapes, so the line stays one line to any reader, encodes as UTF-8,
+and reads back to the same string.
 """
 
 from __future__ import annotations
 
 import contextlib
 import fcntl
+import json
 import os
+import re
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
-__all__ = ["append_lines", "locked", "write_atomically"]
+__all__ = ["append_lines", "dumps_line", "locked", "split_lines", "write_atomically"]
+
+#: Characters that some line splitters break at or that UTF-8 cannot encode, escaped by dumps_line.
+_ESCAPED = re.compile("[\u0085\u2028\u2029\ud800-\udfff]")
+
+
+def dumps_line(value: Any, **options: Any) -> str:
+    """``value`` as one JSON line (without its newline): readable non-ASCII text, but line
+    separators and lone surrogates escaped."""
+    text = json.dumps(value, ensure_ascii=False, **options)
+    return _ESCAPED.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def split_lines(text: str) -> list[str]:
+    """The lines of a JSONL text, broken at newlines only (a trailing carriage return is dropped)."""
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return [line[:-1] if line.endswith("\r") else line for line in lines]
 
 
 def append_lines(path: Path, data: str | bytes, *, fsync: bool = False) -> None:

@@ -1,5 +1,6 @@
 """Reading a JSONL dataset (a directory of ``*.jsonl`` files or one file), for the suites that ship
-their cases that way.
+their cases that way. Lines end at ``"\n"`` only (:func:`benchmark.files.split_lines`): a string
+holding a raw U+2028 or U+0085 does not tear its line.
 
 A line that is not a JSON object is fatal for its file, because without its id the case cannot even
 be named: :class:`~benchmark.verdict.DatasetError` then names ``FILE:LINE``. Files are read once per
@@ -13,6 +14,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from benchmark.files import split_lines
 from benchmark.verdict import DatasetError
 
 NumberedObjects = tuple[tuple[int, dict[str, Any]], ...]
@@ -40,13 +42,15 @@ def numbered_objects(path: Path) -> NumberedObjects:
     except (OSError, UnicodeDecodeError) as exc:
         raise DatasetError(path, f"cannot read the file ({exc})") from None
     rows: list[tuple[int, dict[str, Any]]] = []
-    for number, line in enumerate(text.splitlines(), start=1):
+    for number, line in enumerate(split_lines(text), start=1):
         if not line.strip():
             continue
         try:
             obj = json.loads(line)
         except json.JSONDecodeError as exc:
             raise DatasetError(f"{path}:{number}", f"not valid JSON ({exc.msg})") from None
+        except RecursionError:
+            raise DatasetError(f"{path}:{number}", "nested too deeply to read") from None
         if not isinstance(obj, dict):
             raise DatasetError(f"{path}:{number}", "line is not a JSON object")
         rows.append((number, obj))

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from benchmark.files import append_lines
+from benchmark.files import append_lines, split_lines
 from benchmark.schema import SCHEMA_VERSION, CaseRecord, ValidationError, problems
 
 RESULTS_FILE = "results.jsonl"
@@ -40,13 +40,15 @@ def read_records(path: Path) -> list[dict[str, Any]]:
     if not path.exists():
         return []
     records = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+    for number, line in enumerate(split_lines(path.read_text(encoding="utf-8")), start=1):
         if not line.strip():
             continue
         try:
             value = json.loads(line)
         except json.JSONDecodeError:
             continue
+        except RecursionError:
+            raise RecordSchemaError(f"{path}:{number}: nested too deeply to be a record") from None
         if not isinstance(value, dict):
             raise RecordSchemaError(f"{path}:{number}: a record is a JSON object, not {type(value).__name__}")
         try:

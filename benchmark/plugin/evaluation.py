@@ -34,6 +34,7 @@ from benchmark.reporting.junit import CASE_PROPERTIES
 from benchmark.run import now_iso
 from benchmark.sandbox import Limits, Sandbox, create_sandbox, kind_for_option
 from benchmark.suites.base import CaseContext, Suite
+from benchmark.textsafe import RECORD_FIELD_CHARS, scrub
 from benchmark.verdict import DatasetError, InfrastructureError, NotEvaluable, Verdict
 
 
@@ -193,6 +194,8 @@ class CaseEvaluation:
             outcome, category, detail = problem
             record.update({"outcome": outcome, "passed": False, "category": category, "detail": detail})
         record["end_reason"] = end_reason(record)
+        # No lone surrogate (it cannot be written) and no field over the record's bound.
+        record = scrub(record, RECORD_FIELD_CHARS)
         append_record(results, record)
         if options.record is not None:
             ReplayRecorder(options.record).append(case.key, calls.turns)

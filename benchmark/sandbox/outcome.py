@@ -16,14 +16,22 @@ launcher failing.
 from __future__ import annotations
 
 import json
+import re
 import signal
 from typing import Any
 
 from benchmark.sandbox import runner as _runner
 from benchmark.sandbox.core import ExecutionResult, Limits, Outcome, SandboxKind
 from benchmark.sandbox.process import HeadBuffer, ProcessRun
+from benchmark.textsafe import scrub
 
 _STDERR_LINES_IN_ERROR = 15
+#: A surrogate in the verdict's bytes, as a JSON escape or as the runner's "surrogatepass" bytes.
+_SURROGATE = re.compile(rb"\\u[dD][89a-fA-F]|\xed[\xa0-\xbf]")
+#: Deepest nesting of arrays and objects a verdict may have. Answers are a few levels deep; the
+#: bound keeps every later reader (scoring, the record and report writers) clear of the recursion
+#: limit, whatever the candidate wrote into the result channel.
+MAX_VERDICT_DEPTH = 100
 
 
 def _signal_name(signum: int) -> str:
@@ -152,7 +160,24 @@ class OutcomeClassifier:
             return None, f"not JSON ({type(exc).__name__})"
         if not isinstance(verdict, dict):
             return None, f"a JSON {type(verdict).__name__}, not an object"
+        if _depth_over(verdict, MAX_VERDICT_DEPTH):
+            return None, f"nested too deeply (more than {MAX_VERDICT_DEPTH} levels of arrays and objects)"
+        if _SURROGATE.search(data):  # JSON escapes or raw bytes of a lone surrogate: none kept
+            verdict = scrub(verdict)
         return verdict, ""
+
+
+def _depth_over(value: object, limit: int) -> bool:
+    """True when value nests lists and dicts more than ``limit`` levels deep (iteratively)."""
+    todo: list[tuple[object, int]] = [(value, 1)]
+    while todo:
+        item, depth = todo.pop()
+        if isinstance(item, dict | list):
+            if depth > limit:
+                return True
+            children = item.values() if isinstance(item, dict) else item
+            todo.extend((child, depth + 1) for child in children if isinstance(child, dict | list))
+    return False
 
 
 def _short(value: object, limit: int = 200) -> str:

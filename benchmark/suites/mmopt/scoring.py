@@ -124,15 +124,26 @@ def read_objective(result: Mapping[str, Any]) -> tuple[str | None, float | None,
             try:
                 number = float(raw)
             except (TypeError, ValueError):
-                return key, None, f"{key}={raw!r} is not a number"
+                return key, None, f"{key}={_shown(raw)} is not a number"
+            except OverflowError:  # an int beyond float range, e.g. 10**400
+                return key, None, f"{key}={_shown(raw)} is too large for a float"
             if not math.isfinite(number):
-                return key, None, f"{key}={raw!r} is not finite"
+                return key, None, f"{key}={_shown(raw)} is not finite"
             return key, number, None
     return (
         None,
         None,
         "no objective in the returned dict (looked for " + ", ".join(OBJECTIVE_KEYS[:7]) + " …)",
     )
+
+
+def _shown(raw: object, limit: int = 80) -> str:
+    """repr of a returned value for a message, cut (an int of 400 digits, a huge string)."""
+    try:
+        text = repr(raw)
+    except ValueError:  # an int past Python's digit limit for conversion to text
+        return f"<an int of {raw.bit_length() if isinstance(raw, int) else '?'} bits>"
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"
 
 
 def read_objective_officially(result: Mapping[str, Any], subcategory: str) -> tuple[str | None, float | None]:
