@@ -149,3 +149,33 @@ def test_official_mode_gives_the_official_verdict(package: Package, kind: str) -
         scoring="official",
     )
     assert verdict.passed is _official_verdict(package, kind), (verdict.category, verdict.detail)
+
+
+def _score(package: Package, answer: dict[str, Any], scoring: str) -> Any:
+    ran = ExecutionResult(
+        outcome=Outcome.OK, value=answer, stdout="", error="", wall_s=0.0, sandbox=SandboxKind.SUBPROCESS
+    )
+    return score_execution(
+        ran,
+        subcategory=package.subcategory,
+        instance=package.instance_data,
+        solution_ref=package.solution_ref,
+        objective_only=False,
+        scoring=scoring,
+    )
+
+
+def test_workforce_assignment_cost_is_the_reported_objective_when_nothing_else_is() -> None:
+    """The release reads ``assignment_cost`` last among its objective keys: an answer reporting
+    only shift costs below the full cost (as when overtime is paid) is wrong there."""
+    package = next(p for p in PACKAGES if p.instance_id == "wpss_e_008")
+    bare = {k: v for k, v in package.solution_ref.items() if k not in OBJECTIVE_KEYS}
+    assert bare["assignment_cost"] == 268  # no overtime here: the shift costs are the full cost
+    assert _score(package, bare, "official").passed
+    short = {**bare, "assignment_cost": 250}  # shifts only, with 18 of overtime left out
+    verdict = _score(package, short, "official")
+    assert not verdict.passed and verdict.category == "infeasible_solution", verdict.detail
+    assert verdict.returned_objective == 250
+    unreported = {k: v for k, v in bare.items() if k != "assignment_cost"}
+    assert _score(package, unreported, "official").passed  # recomputed: 268
+    assert not _score(package, short, "strict").passed  # strict wants an objective key
