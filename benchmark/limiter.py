@@ -7,11 +7,12 @@ between the response cache and the real adapter (a cache hit never reaches it). 
   ``slots`` requests in flight, whether they come from the generation phase or from a case's own
   follow-up turns (the plugin gives each of W xdist workers ``max_in_flight / W`` slots, so the run
   as a whole keeps at most ``--max-in-flight``);
-- refuses to send once the session's spend, summed across workers from the ledger, has reached
-  ``--max-cost``: the case becomes ``api_error`` ("budget exhausted") and ``--resume`` runs it later.
-  The check runs before each request, so requests already in flight when the cap is crossed finish
-  (the overshoot is at most one request per slot);
-- appends each request it sent, succeeded or not, to the ledger;
+- under ``--max-cost``, reserves each request's worst-case cost before sending it and refuses it
+  when the session's spend plus what requests in flight hold could pass the cap
+  (:mod:`benchmark.budget`): the case becomes ``api_error`` ("budget exhausted") and ``--resume``
+  runs it later;
+- appends each request it sent, succeeded or not, to the ledger, with a warning when the server
+  counted implausibly few prompt tokens for what was sent (:mod:`benchmark.prompt_size`);
 - stops sending once a request of the session found the endpoint unusable before any succeeded
   (``endpoint_unreachable``: no connection, or the key refused; see :mod:`adapters.retry`): the
   ledger carries the reason to every xdist worker, and each later case becomes ``api_error`` with
@@ -28,7 +29,9 @@ import time
 
 from adapters.base import AdapterError, Completion, CompletionRequest, ModelAdapter
 from adapters.retry import UNREACHABLE
+from benchmark.budget import BUDGET_FILE, Budget, worst_case_usd
 from benchmark.ledger import RequestLedger, SessionSpend
+from benchmark.prompt_size import implausible_prompt_tokens
 
 __all__ = ["GatedAdapter", "endpoint_down_line"]
 
@@ -54,6 +57,11 @@ class GatedAdapter:
         self.ledger = ledger
         self.max_cost_usd = max_cost_usd
         self.permits = permits if permits is not None else threading.BoundedSemaphore(slots)
+        self.budget = (
+            Budget(ledger.path.parent / BUDGET_FILE, ledger, max_cost_usd)
+            if ledger is not None and max_cost_usd is not None
+            else None
+        )
 
     def describe(self) -> dict[str, object]:
         return self.inner.describe()
@@ -67,9 +75,13 @@ class GatedAdapter:
         self._check_sendable(request)
         with self.permits:
             self._check_sendable(request)  # the wait for a slot may have been long
+            reservation = self._reserve(request)
             started = time.perf_counter()
             try:
                 completion = self.inner.complete(request)
+                # Logged before the slot is released, so the next request's checks see this cost.
+                wall_s = time.perf_counter() - started
+                self._log(request, ok=True, wall_s=wall_s, completion=completion, retries=completion.retries)
             except AdapterError as exc:
                 wall_s = time.perf_counter() - started
                 unreachable = None
@@ -86,31 +98,28 @@ class GatedAdapter:
                     unreachable=unreachable,
                 )
                 raise
-            # Logged before the slot is released, so the next request's budget check sees this cost.
-            wall_s = time.perf_counter() - started
-            self._log(request, ok=True, wall_s=wall_s, completion=completion, retries=completion.retries)
+            finally:
+                # After the ledger line: for a moment the cost counts twice, never not at all.
+                if reservation is not None and self.budget is not None:
+                    self.budget.release(reservation)
         return completion
 
+    def _reserve(self, request: CompletionRequest) -> str | None:
+        if self.budget is None:
+            return None
+        estimate = worst_case_usd(request, self.inner.describe())
+        if estimate is None:  # the run checked at start that the model has prices
+            raise AdapterError(f"--max-cost: model {self.name} has no prices", kind="budget_exhausted")
+        return self.budget.reserve(request, estimate)
+
     def _check_sendable(self, request: CompletionRequest) -> None:
-        """Refuse to send when the session found the endpoint down or spent its budget."""
+        """Refuse to send when the session found the endpoint down (the cap: :meth:`_reserve`)."""
         if self.ledger is None:
             return
         spend = self.ledger.spend()
         if spend.endpoint_down:
             raise AdapterError(
                 f"not sent: {endpoint_down_line(spend)} (case {request.case_key})", kind=UNREACHABLE
-            )
-        if self.max_cost_usd is None:
-            return
-        spent = spend.cost_usd
-        if spent >= self.max_cost_usd:
-            _log.warning(
-                "budget exhausted (%.4f of %g USD): %s not sent", spent, self.max_cost_usd, request.case_key
-            )
-            raise AdapterError(
-                f"budget exhausted: this session spent ${spent:.4f} of --max-cost ${self.max_cost_usd:g}, "
-                f"so case {request.case_key} was not sent",
-                kind="budget_exhausted",
             )
 
     def _log(
@@ -143,6 +152,10 @@ class GatedAdapter:
                     "finish_reason": completion.finish_reason,
                 }
             )
+            warning = implausible_prompt_tokens(completion.usage.input_tokens, request.messages)
+            if warning is not None:
+                _log.warning("%s, case %s: %s", self.name, request.case_key, warning)
+                entry["prompt_warning"] = warning
         if error is not None:
             entry["error"] = error
         if unreachable is not None:

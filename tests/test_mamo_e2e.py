@@ -260,7 +260,7 @@ def _loopback_models(tmp_path: Path, server: ChatServer) -> Path:
     """Two aliases of the loopback server: the model under test and a separate code modifier."""
     entry = (
         f'base_url = "{server.base_url}"\nmodel = "loopback"\nmax_retries = 0\n'
-        "input_price_per_mtok = 3.0\noutput_price_per_mtok = 15.0\n"
+        "input_price_per_mtok = 3.0\noutput_price_per_mtok = 15.0\nmax_output_tokens = 200\n"
     )
     path = tmp_path / "models.toml"
     path.write_text(f"[models.loop]\n{entry}\n[models.fixer]\n{entry}", encoding="utf-8")
@@ -293,7 +293,7 @@ def test_a_separate_modifier_model_is_asked_through_the_case_context(tmp_path: P
             tmp_path / "run", "--model=loop", "--modifier-model=fixer", f"--models-file={models}", *select
         )
         capped = run_bench(
-            tmp_path / "capped", "--model=loop", "--modifier-model=fixer", "--max-cost=0.005",
+            tmp_path / "capped", "--model=loop", "--modifier-model=fixer", "--max-cost=0.008",
             f"--models-file={models}", *select,
         )  # fmt: skip
     (record,) = run.records
@@ -302,7 +302,8 @@ def test_a_separate_modifier_model_is_asked_through_the_case_context(tmp_path: P
     assert record["model_calls"] == 2 and record["cost_usd"] == pytest.approx(0.012)
     ledger = [json.loads(line) for line in (run.run_dir / LEDGER_FILE).read_text().splitlines()]
     assert [line["case"] for line in ledger] == [key, f"{key}/modify1"]
-    # one request fits under $0.005, so the modifier's (each costs $0.006) is refused
+    # the first request's worst case (about $0.0057) fits under $0.008; once it cost $0.006, the
+    # modifier's request (its output alone may cost $0.003) is refused before it is sent
     (refused,) = capped.records
     assert (refused["outcome"], refused["category"]) == ("error", "api_error")
     assert "budget exhausted" in refused["detail"] and f"{key}/modify1" in refused["detail"]

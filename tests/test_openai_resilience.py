@@ -372,16 +372,18 @@ def test_text_only_model_skips_image_cases_without_a_request(
 
 @pytest.mark.slow
 def test_max_cost_stops_sending_and_the_rest_resume(tmp_path: Path, no_proxy: None) -> None:
-    # Each reply costs (1000*3 + 200*15)/1e6 = $0.006; a cap of $0.01 allows two calls at most.
+    # Each reply costs (1000*3 + 200*15)/1e6 = $0.006, and each request reserves its worst case first
+    # (200 output tokens: $0.003, plus its prompt's text and image: about $0.011 in all): under a
+    # cap of $0.015 one call fits, and after it ($0.006 spent) a second does not.
     server = ChatServer(lambda body, seen: Reply(text="no sections"))
     with server.running():
-        models = _models_file(tmp_path, server)
+        models = _models_file(tmp_path, server, max_output_tokens=200)
         select = ("-k", "mf_e", "-n", "0", "--max-in-flight=1", f"--models-file={models}")
-        run = run_bench(tmp_path / "run", "--model=loop", "--max-cost=0.01", *select)
+        run = run_bench(tmp_path / "run", "--model=loop", "--max-cost=0.015", *select)
         first = run.records
-        assert [r["outcome"] for r in first].count("failed") == len(server.requests) == 2, run.output[-3000:]
+        assert [r["outcome"] for r in first].count("failed") == len(server.requests) == 1, run.output[-3000:]
         exhausted = [r for r in first if r["outcome"] == "error"]
-        assert len(exhausted) == len(first) - 2
+        assert len(exhausted) == len(first) - 1
         assert all("budget exhausted" in r["detail"] for r in exhausted)
         resumed = run_bench(tmp_path / "run", "--model=loop", "--resume", *select)
         assert [r["outcome"] for r in resumed.records[len(first) :]] == ["failed"] * len(exhausted)

@@ -229,6 +229,17 @@ def _check_model_options(options: RunOptions, others: dict[str, str]) -> None:
                 f"--max-cost needs the cost of every call, but model {alias} ({option}) has no "
                 "input_price_per_mtok and output_price_per_mtok in its models file"
             )
+        output_price = described.get("output_price_per_mtok")
+        if options.max_cost is not None and isinstance(output_price, int | float):
+            limit = described.get("max_output_tokens")
+            tokens = min(options.max_tokens, limit) if isinstance(limit, int) else options.max_tokens
+            if tokens * output_price / 1e6 > options.max_cost:
+                raise pytest.UsageError(
+                    f"--max-cost ${options.max_cost:g} cannot cover one request of model {alias} ({option}): "
+                    f"{tokens} output tokens at ${output_price:g}/Mtok may cost "
+                    f"${tokens * output_price / 1e6:.4f}, and each request reserves its worst case "
+                    "before it is sent; raise --max-cost or lower --max-tokens"
+                )
 
 
 def hidden_paths(run: BenchRun) -> tuple[Path, ...]:

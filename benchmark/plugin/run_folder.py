@@ -17,6 +17,7 @@ import pytest
 
 from adapters import resolve_adapter
 from adapters.record import ReplayRecorder
+from benchmark.budget import budget_lines
 from benchmark.ledger import LEDGER_FILE, RequestLedger
 from benchmark.plugin.collection import SELECTION
 from benchmark.plugin.configuration import BenchRun, hidden_paths, start_run_folder
@@ -80,9 +81,10 @@ class RunFolder:
         if options.record is not None:
             recording = ReplayRecorder(options.record).finalize()
             summary["run"]["recording"] = {"file": str(options.record), **dataclasses.asdict(recording)}
-        notices = nothing_scored(summary)
-        if notices and session.exitstatus == pytest.ExitCode.OK:
+        unscored = nothing_scored(summary)
+        if unscored and session.exitstatus == pytest.ExitCode.OK:
             session.exitstatus = pytest.ExitCode.NO_TESTS_COLLECTED  # pytest's "nothing ran"
+        notices = (*unscored, *budget_lines(self.paths.root, self.run.session, options.max_cost))
         self.config.stash[OUTCOME] = RunOutcome(
             summary, gate_lines, problem_lines(self.paths, selected), notices
         )
