@@ -70,7 +70,9 @@ def _contamination(args: argparse.Namespace) -> int:
 
 def _merge(args: argparse.Namespace) -> int:
     from benchmark.gate import GateError, parse_allowance
-    from benchmark.reporting.baseline import add_junit_properties, junit_properties, run_gate
+    from benchmark.records import latest_by_case, read_records
+    from benchmark.reporting.baseline import junit_properties, run_gate
+    from benchmark.reporting.junit import label_junit
     from benchmark.reporting.merge import MergeError, merge_runs, shard_run_info
     from benchmark.reporting.render import to_text
     from benchmark.reporting.run_reports import summarize_run, write_summary
@@ -94,8 +96,10 @@ def _merge(args: argparse.Namespace) -> int:
             print(exc, file=sys.stderr)
             return 2
         write_summary(merged.paths, summary)
-        add_junit_properties(merged.paths.junit, junit_properties(summary["run"]["gate"]))
         status = status or (0 if result.passed else 1)
+    gate = summary["run"].get("gate")
+    records = list(latest_by_case(read_records(merged.paths.results)).values())
+    label_junit(merged.paths.junit, summary, records, junit_properties(gate) if gate else None)
     for line in to_text(summary):
         print(line)
     for line in (summary["run"].get("gate") or {}).get("lines", ()):

@@ -71,3 +71,24 @@ def test_tbmath_junit_names_its_o_eval_as_such_and_other_suites_an_objective() -
     assert (tbmath["input_tokens"], tbmath["output_tokens"], tbmath["cost_usd"]) == (1200, 80, 0.0031)
     mmopt = dict(junit_case_properties({**record, "suite": "mmopt"}, get_suite("mmopt")))
     assert mmopt["returned_objective"] == 0.42
+
+
+def test_merged_shards_take_the_wall_time_they_spanned_not_the_sum(tmp_path) -> None:
+    from benchmark.reporting.merge import _merge_junit
+
+    shards = []
+    for index, (start, seconds) in enumerate(
+        (("2026-01-05T10:00:00+00:00", 60.0), ("2026-01-05T10:00:10+00:00", 60.0))
+    ):
+        path = tmp_path / f"shard{index}.xml"
+        path.write_text(
+            f'<testsuites><testsuite name="pytest" tests="1" errors="0" failures="0" skipped="0" '
+            f'time="{seconds}" timestamp="{start}"><testcase classname="cases.test_benchmark" '
+            f'name="test_case[x{index}]" time="{seconds}"/></testsuite></testsuites>'
+        )
+        shards.append(path)
+    _merge_junit(shards, tmp_path / "merged.xml")
+    xml = JUnitXml.fromfile(str(tmp_path / "merged.xml"))
+    (suite,) = list(xml)
+    assert float(suite.time) == 70.0 and float(xml.time) == 70.0  # 10:00:00 to 10:01:10, side by side
+    assert suite.tests == 2

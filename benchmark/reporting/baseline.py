@@ -14,7 +14,6 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
-from xml.etree import ElementTree
 
 from benchmark.gate import Allowance, Condition, GateResult, evaluate_gate, parse_gate
 from benchmark.reporting.compare import LoadedRun, incompatibilities, load_run, paired
@@ -117,19 +116,3 @@ def junit_properties(gate: Mapping[str, Any]) -> dict[str, str]:
     for index, line in enumerate(gate["lines"]):
         properties[f"optbench.gate.line.{index}"] = line
     return properties
-
-
-def add_junit_properties(junit: Path, properties: Mapping[str, str]) -> None:
-    """Add ``properties`` to every ``<testsuite>`` of an existing JUnit XML file."""
-    if not junit.exists() or not properties:
-        return
-    tree = ElementTree.parse(junit)
-    root = tree.getroot()
-    for suite in [root] if root.tag == "testsuite" else root.iter("testsuite"):
-        block = suite.find("properties")
-        if block is None:
-            block = ElementTree.Element("properties")
-            suite.insert(0, block)
-        for name, value in properties.items():
-            ElementTree.SubElement(block, "property", {"name": name, "value": value})
-    tree.write(junit, encoding="utf-8", xml_declaration=True)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 from xml.etree import ElementTree
@@ -80,10 +81,14 @@ def _check_shards(manifests: Sequence[tuple[Path, dict[str, Any]]]) -> None:
 
 
 def _merge_junit(sources: Sequence[Path], target: Path) -> None:
-    """One ``<testsuite>`` with every shard's test cases and summed counters."""
+    """One ``<testsuite>`` with every shard's test cases and summed counters. Its time is the span
+    from the first shard's start to the last one's end (shards run side by side, so their times
+    do not add up), or the sum when a shard's file has no timestamp."""
     merged = ElementTree.Element("testsuite", {"name": "pytest"})
     totals = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
     seconds = 0.0
+    spans: list[tuple[datetime, datetime]] = []
+    stamps_complete = True
     for source in sources:
         if not source.exists():
             continue
@@ -91,14 +96,32 @@ def _merge_junit(sources: Sequence[Path], target: Path) -> None:
         for suite in [root] if root.tag == "testsuite" else root.iter("testsuite"):
             for name in totals:
                 totals[name] += int(suite.get(name, "0"))
-            seconds += float(suite.get("time", "0"))
+            duration = float(suite.get("time", "0"))
+            seconds += duration
+            started = _timestamp(suite.get("timestamp"))
+            if started is None:
+                stamps_complete = False
+            else:
+                spans.append((started, started + timedelta(seconds=duration)))
             merged.extend(suite.findall("testcase"))
     for name, value in totals.items():
         merged.set(name, str(value))
+    if spans and stamps_complete:
+        first = min(start for start, _ in spans)
+        seconds = (max(end for _, end in spans) - first).total_seconds()
+        merged.set("timestamp", first.isoformat())
     merged.set("time", f"{seconds:.3f}")
-    document = ElementTree.Element("testsuites")
+    document = ElementTree.Element("testsuites", {"time": f"{seconds:.3f}"})
     document.append(merged)
     ElementTree.ElementTree(document).write(target, encoding="utf-8", xml_declaration=True)
+
+
+def _timestamp(text: str | None) -> datetime | None:
+    try:
+        stamp = datetime.fromisoformat(text) if text else None
+    except ValueError:
+        return None
+    return stamp.astimezone() if stamp is not None and stamp.tzinfo is None else stamp
 
 
 def merge_runs(shard_dirs: Sequence[Path], out: Path) -> MergeResult:
