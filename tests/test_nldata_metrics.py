@@ -137,3 +137,26 @@ def test_parser_on_empty_and_comment_only_models() -> None:
 
 def test_an_unterminated_last_declaration_still_counts() -> None:
     assert entity_counts("set A;\nvar x{A} >= 0")["variable"] == 1
+
+
+def test_the_headline_ebc_leaves_unsupported_syntax_out_and_says_how_many() -> None:
+    from benchmark.suites.nldata.reporting import report_tables
+
+    def record(setting: str, ebc: float, category: str | None, model: str = "m") -> dict:
+        outcome = "passed" if category is None else "failed"
+        scores = {"ebc": ebc, "ebc_shown": 1.0 if ebc else 0.0, "ebc_unseen": ebc, "ef1": 1.0}
+        return {"suite": "nldata", "setting": setting, "model": model, "outcome": outcome,
+                "passed": category is None, "category": category, "scores": scores}  # fmt: skip
+
+    records = [
+        record("nl", 1.0, None),
+        record("nl", 0.5, "wrong_objective"),
+        record("nl", 0.0, "unsupported_syntax"),
+    ]
+    by_setting, _, heatmap, errors = report_tables(records)
+    header = list(by_setting.headers)
+    row = dict(zip(header, by_setting.rows[0], strict=True))
+    assert (row["cases"], row["EBC"], row["EBC over"], row["unsupported_syntax"]) == ("3", "0.750", "2", "1")
+    assert row["EBC = 1"] == "33.3%"
+    assert heatmap.rows[0][1] == "0.750" and "1 unsupported_syntax cases left out" in heatmap.title
+    assert "unsupported_syntax" in errors.headers

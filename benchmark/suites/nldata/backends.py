@@ -5,10 +5,12 @@ AMPL here (a one-statement probe), otherwise MathProg, and says why in the run m
 (``dataset.backend`` and ``dataset.backend_reason``) and in every record (``extra.backend``).
 ``--nldata-backend ampl`` refuses to start when AMPL is unusable instead of falling back.
 
-The AMPL path runs the same rewritten files (commands removed, see ``mathprog.py``) in the same
-sandbox with amplpy and the HiGHS solver module. It could not be exercised where this suite was
-built (no AMPL executable or licence there): only its probe and fallback are tested; its error
-classes (``classify_ampl``) follow AMPL's documented message wording and are unverified.
+The AMPL path runs the same rewritten files (commands removed, see ``mathprog.py``; no translation,
+AMPL needs none) in the same sandbox with amplpy and the HiGHS solver module. The held-out data's
+display and runs (``heldout.py``) use glpsol in either case, after the translation, and the record
+says so. No AMPL executable or licence was at hand where this suite was built: the path is tested
+end to end with an in-process fake of amplpy's documented API (``tests/test_nldata_ampl.py``); its
+error classes (``classify_ampl``) follow AMPL's documented message wording and are unverified.
 """
 
 from __future__ import annotations
@@ -81,6 +83,8 @@ def choose(preference: str) -> BackendChoice:
     return BackendChoice(MATHPROG, f"no usable AMPL ({problem}); GNU MathProg runs the files")
 
 
+#: The AMPL run, with amplpy's documented API only: ``read``, ``read_data``, ``solve``,
+#: ``solve_result`` and ``get_objectives`` (an iterable of (name, objective) pairs).
 AMPL_SCRIPT = f"""\
 import json
 
@@ -96,8 +100,8 @@ except Exception as exc:
 else:
     output = ampl.solve(solver="highs", verbose=False, return_output=True)
     status = ampl.solve_result
-    objective = ampl.get_current_objective()
-    value = objective.value() if status == "solved" and objective is not None else None
+    objectives = list(ampl.get_objectives())
+    value = objectives[0][1].value() if status == "solved" and objectives else None
     result = {{"read": True, "status": status, "objective": value, "log": str(output)[-5000:]}}
 print({RESULT_PREFIX!r} + json.dumps(result))
 """

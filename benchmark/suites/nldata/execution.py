@@ -100,36 +100,46 @@ def run_with_dump(
     backend: str = BACKEND,
     dump_names: Sequence[str] = (),
 ) -> tuple[Execution, Dumped | None]:
-    """The shown run, and (with glpsol) what glpsol displays of the sets and parameters in
+    """The shown run (with ``backend``), and what glpsol displays of the sets and parameters in
     ``dump_names``, for mapping the held-out data onto the candidate's names (None when the display
-    failed or the backend is AMPL)."""
-    if backend == AMPL:
-        rewritten_model, rewritten_data = rewrite(model), rewrite(data)
-        rewrites = {"model": list(rewritten_model.removed), "data": list(rewritten_data.removed)}
-        files = {MODEL_FILE: rewritten_model.text, DATA_FILE: rewritten_data.text}
-        invoked = _invoke(AMPL_SCRIPT, files, sandbox, limits, rewrites)
-        if isinstance(invoked, Execution):
-            return invoked, None
-        parsed, wall_s, stderr = invoked
-        return dataclasses.replace(_ampl_execution(parsed, rewrites), wall_s=wall_s, stderr=stderr), None
+    failed)."""
     prepared = prepare(model, data)
     rewrites = prepared.rewrites
     files = {MODEL_FILE: prepared.model, DATA_FILE: prepared.data}
-    jobs = [{"model": MODEL_FILE, "data": DATA_FILE, "check": False}]
+    jobs = [] if backend == AMPL else [{"model": MODEL_FILE, "data": DATA_FILE, "check": False}]
     if dump_names:
         files[DUMP_MODEL_FILE] = dump_model(prepared.model, list(dump_names))
         jobs.append({"model": DUMP_MODEL_FILE, "data": DATA_FILE, "check": True})
+    ampl: Execution | None = None
+    if backend == AMPL:
+        ampl = _run_ampl(model, data, sandbox, limits)
+        if not jobs:
+            return ampl, Dumped({}, {})
     files[JOBS_FILE] = json.dumps(jobs)
     invoked = _invoke(SANDBOX_SCRIPT, files, sandbox, limits, rewrites)
     if isinstance(invoked, Execution):
-        return invoked, None
+        return ampl or invoked, None
     parsed, wall_s, stderr = invoked
     runs = parsed.get("runs")
     if not isinstance(runs, list) or len(runs) != len(jobs):
         raise InfrastructureError("sandbox_error", f"the glpsol script reported {len(jobs)} jobs wrongly")
+    dumped = parse_dump(str(runs[-1].get("log", ""))) if dump_names else Dumped({}, {})
+    if ampl is not None:
+        return ampl, dumped
     execution = _glpsol_run(runs[0], prepared.model, prepared.data, rewrites)
-    dumped = parse_dump(str(runs[1].get("log", ""))) if dump_names else Dumped({}, {})
     return dataclasses.replace(execution, wall_s=wall_s, stderr=stderr), dumped
+
+
+def _run_ampl(model: str, data: str, sandbox: Sandbox, limits: Limits) -> Execution:
+    """The shown run with amplpy: the files with commands removed, not translated."""
+    rewritten_model, rewritten_data = rewrite(model), rewrite(data)
+    rewrites = {"model": list(rewritten_model.removed), "data": list(rewritten_data.removed)}
+    files = {MODEL_FILE: rewritten_model.text, DATA_FILE: rewritten_data.text}
+    invoked = _invoke(AMPL_SCRIPT, files, sandbox, limits, rewrites)
+    if isinstance(invoked, Execution):
+        return invoked
+    parsed, wall_s, stderr = invoked
+    return dataclasses.replace(_ampl_execution(parsed, rewrites), wall_s=wall_s, stderr=stderr)
 
 
 def run_candidate(

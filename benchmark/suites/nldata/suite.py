@@ -226,11 +226,7 @@ class NLDataSuite:
             return {"instances": count, "run": False, "reason": "no optimum on the shown data", "runs": [],
                     "ebcs": [0.0] * count}  # fmt: skip
         if dumped is None:
-            reason = (
-                f"the held-out data runs with GNU MathProg only; this run's backend is {self.backend.name}"
-                if self.backend.name != BACKEND
-                else "glpsol could not display the sets and parameters of the data file"
-            )
+            reason = "glpsol could not display the sets and parameters of the data file"
             return {"instances": count, "run": False, "reason": reason, "runs": [], "ebcs": [0.0] * count}
         mapping = map_entities(dumped, task.shown)
         datas = [unseen_data(mapping, dumped, instance) for instance in task.unseen]
@@ -253,6 +249,7 @@ class NLDataSuite:
         return {
             "instances": count,
             "run": True,
+            "backend": BACKEND,
             "mapping": mapping.as_record(),
             "runs": out,
             "ebcs": [run["ebc"] for run in out],
