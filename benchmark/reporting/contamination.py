@@ -11,15 +11,17 @@ Pairing. A split numbers its instances as the public set does (``<subcategory>/<
 and on), each drawn by the same generator at the same difficulty and index from a different seed.
 So public instance *k* of a subcategory and difficulty is paired with the split's instance *k*: a
 matched design whose pairs share everything but the seed. The pass-rate gap (public − fresh) per
-subcategory (or domain, for suites labelled so) and overall gets the paired bootstrap interval and
-the paired test of :mod:`benchmark.reporting.intervals` (exact McNemar with one sample per
-instance). Public instances without a counterpart in the split (with the split's default two per
-difficulty, the third on) are left out of the pairs; their pass rate is shown for context.
+subcategory (or domain, for suites labelled so) and overall gets the paired interval and the paired
+test of :mod:`benchmark.reporting.intervals` (with one sample per instance Newcombe's hybrid score
+interval and the exact McNemar test). Public instances without a counterpart in the split (with the
+split's default two per difficulty, the third on) are left out of the pairs; their pass rate is
+shown for context.
 
 Verdict per row: "gap beyond noise" when the whole 95% interval lies above zero *and* the test
-rejects equality at 5%; otherwise "no evidence". Both are asked because with a handful of pairs a
-bootstrap interval collapses to a point (three passes against three failures give [1, 1]) while the
-exact test still says three pairs prove nothing (p = 0.25).
+rejects equality at 5%; otherwise "no evidence". Both are asked because with a handful of pairs
+they disagree: three pairs where the public instance passed and the fresh one failed give the
+interval [+20.6, +100] points, above zero, while the exact test says three pairs prove nothing
+(p = 0.25).
 """
 
 from __future__ import annotations
