@@ -6,6 +6,7 @@ task; a panel member that answers another question is refused by ``tbmath-genera
 from __future__ import annotations
 
 import json
+import math
 import re
 import shutil
 import subprocess
@@ -100,6 +101,7 @@ WEAK: dict[str, Callable[[Artifacts], dict[str, Any]]] = {
     ),
     "tennis_momentum": lambda r: r["tennis_momentum"]["runs_test_bonferroni"],
     "regional_depots": lambda r: r["regional_depots"]["greedy_drop"],
+    "ward_capacity": lambda r: r["ward_capacity"]["recent_weekday_means"],
 }
 # The empirical-quantile policy costs 0.36% more than the EOQ/normal optimum: inside the stated 0.5%.
 WEAK_STILL_PASSES = {"inventory_policy"}
@@ -137,8 +139,14 @@ MADE_UP: dict[str, Callable[[dict[str, Any]], list[dict[str, Any]]]] = {
         {**p, "service_limit": p["base"], "service_premium_usd": 0.0},  # breaks the 190 km promise
         {**p, "data": {**p["data"], "active_stores": 150}},  # closed stores counted
     ],
+    "ward_capacity": lambda p: [
+        {**p, "beds": 150},
+        _without(p, "los_model"),
+        {**p, "admissions_model": {**p["admissions_model"], "trend_per_year": 0.3}},
+        {**p, "data": {**p["data"], "valid_days": 728}},  # outage days counted
+    ],
 }
-CONTEST = ["regional_depots"]
+CONTEST = ["regional_depots", "ward_capacity"]
 
 TASK_IDS = sorted(WEAK)
 
@@ -203,11 +211,24 @@ def _truth(task_id: str, refs: Artifacts) -> dict[str, Any]:
     if task_id == "price_setting":
         model = {"form": "constant_elasticity", "scale": 5000.0, "elasticity": -2.1}
         return honest(task_id, {**primary, "demand_model": model})
+    if task_id == "ward_capacity":  # the generator: log-rate log 30 + 0.08 t + weekday, lognormal(1.2, 0.6)
+        days = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
+        weekday = dict(zip(days, [0.18, 0.10, 0.05, 0.0, 0.02, -0.2, -0.25], strict=True))
+        model = {
+            "intercept": math.log(30) + 0.18,
+            "trend_per_year": 0.08,
+            "weekday_effects": {day: effect - 0.18 for day, effect in weekday.items()},
+        }
+        los = {"family": "lognormal", "params": {"mu": 1.2, "sigma": 0.6}}
+        return honest(task_id, {**primary, "admissions_model": model, "los_model": los})
     assert task_id == "tennis_momentum"
     return {**primary, "momentum_supported": 1}
 
 
-@pytest.mark.parametrize("task_id", ["demand_forecast", "epidemic_fit", "price_setting", "tennis_momentum"])
+ESTIMATION = ["demand_forecast", "epidemic_fit", "price_setting", "tennis_momentum", "ward_capacity"]
+
+
+@pytest.mark.parametrize("task_id", ESTIMATION)
 def test_the_generating_truth_passes_every_estimation_task(refs: Artifacts, task_id: str) -> None:
     rule = json.loads((FIXTURES / task_id / "tests" / "score_config.json").read_text())["pass_rule"]
     assert rule["kind"] == "estimation"
