@@ -74,6 +74,9 @@ class Turn(BaseModel):
     tool_calls: list[dict[str, str]] = Field(default_factory=list)
     latency_s: float | None = None
     cost_usd: float | None = None
+    prompt_warning: str | None = None
+    """Set when the server counted implausibly few prompt tokens for what was sent, so the model
+    answered a prompt it did not fully get (see :mod:`benchmark.prompt_size`)."""
 
 
 class CaseRecord(BaseModel):

@@ -15,6 +15,7 @@ from benchmark import HARNESS_VERSION
 from benchmark.cases import Case
 from benchmark.messages import Message, ToolCall
 from benchmark.plugin.configuration import BenchRun
+from benchmark.prompt_size import implausible_prompt_tokens
 from benchmark.verdict import Verdict
 
 #: Characters of a harness error's traceback kept in its record (the end, where the cause is).
@@ -109,6 +110,9 @@ def turns(calls: CallLog) -> list[dict[str, Any]]:
                 "cost_usd": completion.cost_usd,
             }
         )
+        warning = implausible_prompt_tokens(completion.usage.input_tokens, sent)
+        if warning is not None:
+            out[-1]["prompt_warning"] = warning
     return out
 
 

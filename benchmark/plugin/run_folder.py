@@ -9,6 +9,7 @@ run: the plugin object is registered when there is a run folder.
 from __future__ import annotations
 
 import dataclasses
+import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -84,7 +85,11 @@ class RunFolder:
         unscored = nothing_scored(summary)
         if unscored and session.exitstatus == pytest.ExitCode.OK:
             session.exitstatus = pytest.ExitCode.NO_TESTS_COLLECTED  # pytest's "nothing ran"
-        notices = (*unscored, *budget_lines(self.paths.root, self.run.session, options.max_cost))
+        notices = (
+            *unscored,
+            *budget_lines(self.paths.root, self.run.session, options.max_cost),
+            *prompt_warning_lines(self.paths.root / LEDGER_FILE, self.run.session),
+        )
         self.config.stash[OUTCOME] = RunOutcome(
             summary, gate_lines, problem_lines(self.paths, selected), notices
         )
@@ -199,6 +204,25 @@ def nothing_scored(summary: dict[str, Any]) -> tuple[str, ...]:
         return ()
     reasons = "; ".join(f"{reason} ({n})" for reason, n in summary["skipped_reasons"].items())
     return (f"no case was scored: all {counts['skipped']} were skipped: {reasons}"[:600],)
+
+
+def prompt_warning_lines(ledger: Path, session: str) -> tuple[str, ...]:
+    """The requests of this session whose server counted implausibly few prompt tokens (a chat
+    template that dropped the image-bearing messages, say): the model answered another prompt."""
+    warned = []
+    for line in ledger.read_text(encoding="utf-8").splitlines() if ledger.exists() else ():
+        try:
+            entry = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        if isinstance(entry, dict) and entry.get("session") == session and entry.get("prompt_warning"):
+            warned.append(entry)
+    if not warned:
+        return ()
+    return (
+        f"{len(warned)} request(s) with implausibly few prompt tokens; the first, "
+        f"{warned[0].get('case')}: {warned[0]['prompt_warning']}",
+    )
 
 
 def problem_lines(paths: RunPaths, selected: list[str] | None) -> tuple[str, ...]:
