@@ -17,7 +17,7 @@ The expected verdicts are written here as rules read from that scorer, not compu
   check requires every alias present to agree with the decisions (:data:`EVERY_ALIAS_AGREES`,
   where ``"n/a"`` is wrong);
 - a redundant decision field of the wrong type (:data:`REDUNDANT_FIELDS`): correct, because the
-  scorer reads the same decisions from an intact key.
+  scorer reads the same decisions from an intact key or checks the field only when it can read it.
 
 A feasibility-type package (its answer is a status) has no objective, so only the reference, the
 infeasible decision, the missing decisions and the redundant field apply.
@@ -58,9 +58,18 @@ OFFICIAL_TOLERANCE: dict[str, float] = {
 FALLBACK_DISAGREES = {"pms_m_010"}
 #: Subcategories whose check compares every flow-value alias present with the flow (maximum flow).
 EVERY_ALIAS_AGREES = {"maximum_flow"}
-#: Per package a decision field that repeats decisions another key gives in full.
-REDUNDANT_FIELDS: dict[str, str] = {
-    "irp_m_008": "route_arcs_by_vehicle_period",
+#: Per package decision fields the release's scorer reads from another intact key, or checks only
+#: when it can read them (each read in its validator): IRP routes as arcs beside routes as nodes,
+#: and ending inventory (checked only when given); unit commitment's commitment (rebuilt from
+#: online_units_by_period) and startups (from startup_periods); lot sizing's inventory and setup
+#: (checked only when given); workforce's assignments_by_day (worker_schedule is read first),
+#: worker_schedule (then assignments_by_day) and worker_total_assignments (never read).
+REDUNDANT_FIELDS: dict[str, tuple[str, ...]] = {
+    "irp_e_008": ("ending_inventory",),
+    "irp_m_008": ("route_arcs_by_vehicle_period", "ending_inventory"),
+    "educ_e_001": ("commitment", "startup"),
+    "lspp_e_001": ("inventory", "setup"),
+    "wpss_e_008": ("assignments_by_day", "worker_schedule", "worker_total_assignments"),
 }
 KINDS = (
     "reference",
@@ -70,8 +79,8 @@ KINDS = (
     "decisions_missing",
     "objective_missing",
     "objective_na",
-    "redundant_field_wrong_type",
 )
+REDUNDANT = "redundant_field_wrong_type"
 PACKAGES = [load_package(ref, SETTING_FILES["stage1"]) for ref in discover(SAMPLE)]
 
 
@@ -94,9 +103,8 @@ def _answer(package: Package, kind: str) -> dict[str, Any] | None:
         return reference
     if kind == "decisions_missing":
         return {k: reference[k] for k in ("status", *objective_keys) if k in reference}
-    if kind == "redundant_field_wrong_type":
-        field = REDUNDANT_FIELDS.get(package.instance_id)
-        return None if field is None else {**reference, field: "n/a"}
+    if kind.startswith(REDUNDANT):
+        return {**reference, kind.removeprefix(REDUNDANT + ":"): "n/a"}
     if is_feasibility_type(reference):
         return None
     if kind.startswith("objective_x"):
@@ -109,7 +117,7 @@ def _answer(package: Package, kind: str) -> dict[str, Any] | None:
 
 
 def _official_verdict(package: Package, kind: str) -> bool:
-    if kind in ("reference", "redundant_field_wrong_type"):
+    if kind == "reference" or kind.startswith(REDUNDANT):
         return True
     if kind in ("objective_x1.01", "infeasible_decision", "decisions_missing"):
         return False
@@ -121,10 +129,14 @@ def _official_verdict(package: Package, kind: str) -> bool:
     return package.instance_id not in FALLBACK_DISAGREES
 
 
+def _kinds(package: Package) -> list[str]:
+    return [*KINDS, *(f"{REDUNDANT}:{field}" for field in REDUNDANT_FIELDS.get(package.instance_id, ()))]
+
+
 CASES = [
     pytest.param(package, kind, id=f"{package.instance_id}-{kind}")
     for package in PACKAGES
-    for kind in KINDS
+    for kind in _kinds(package)
     if _answer(package, kind) is not None
 ]
 

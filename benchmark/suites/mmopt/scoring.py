@@ -19,8 +19,9 @@ then gives the official verdict, and ``strict`` (default) adds the rules common 
 subcategory (a failure status is wrong, an objective must be reported, the objective recomputed
 from the decisions must match the optimum) and the subcategory's own stricter findings. Our own
 packages still use the project's earlier schema and its validators; on them ``official`` drops
-the status rule (except for maximum flow) and falls back to the recomputed objective when none
-is reported, as the official scorer does.
+the status rule (except for maximum flow), treats an unparsable objective as absent and falls
+back to the next objective key or the recomputed objective, and passes over a decision field of
+the wrong shape (:func:`official_reading`), as the official scorer does.
 """
 
 from __future__ import annotations
@@ -160,6 +161,30 @@ def read_objective_officially(result: Mapping[str, Any], subcategory: str) -> tu
             if math.isfinite(number):
                 return key, number
     return None, None
+
+
+def _misshapen(value: Any, reference: Any) -> bool:
+    """A field the official scorer cannot read: the reference holds a table or list there, the
+    answer something else (a string, a number, null)."""
+    return isinstance(reference, Mapping | list) and not isinstance(value, Mapping | list)
+
+
+def official_reading(
+    validator: Any, instance: Mapping[str, Any], result: Mapping[str, Any], solution_ref: Mapping[str, Any]
+) -> SolutionCheck:
+    """The validator's check as the official scorer reads the answer: a decision field it cannot
+    read counts as absent (its extractors return nothing for it and it reads the same decisions
+    from another key, or skips a consistency check), so an answer rejected only for such a field
+    is checked again without it."""
+    check: SolutionCheck = validator.check_solution(instance, result)
+    readable = {k: v for k, v in result.items() if not _misshapen(v, solution_ref.get(k))}
+    if check.feasible or len(readable) == len(result):
+        return check
+    try:
+        retry: SolutionCheck = validator.check_solution(instance, readable)
+    except Exception:  # without the field the answer is unreadable: the first verdict stands
+        return check
+    return retry if retry.feasible else check
 
 
 def reference_objective(
@@ -311,7 +336,7 @@ def score_execution(
     check = None
     if problem is not None and lenient and key is None and validator is not None:
         with contextlib.suppress(Exception):  # an unreadable answer is reported below
-            check = validator.check_solution(instance, result)
+            check = official_reading(validator, instance, result, solution_ref)
         if check is not None and check.objective is not None:  # the official fallback
             key, returned, problem = "recomputed", check.objective, None
     if problem is not None:
@@ -322,7 +347,11 @@ def score_execution(
     recomputed: float | None = None
     if validator is not None:
         try:
-            check = check or validator.check_solution(instance, result)
+            check = check or (
+                official_reading(validator, instance, result, solution_ref)
+                if lenient
+                else validator.check_solution(instance, result)
+            )
         except Exception as exc:
             # the validator reads the reference solution: if that works, the answer is unreadable
             validator.check_solution(instance, normalize_result(solution_ref))
