@@ -302,3 +302,21 @@ def test_tbmath_generate_check_refuses_such_a_member(tmp_path: Path) -> None:
     )
     assert done.returncode == 1, done.stdout + done.stderr
     assert "minimax_center: beats the primary reference exact_enumeration on max_distance_km" in done.stderr
+
+
+def test_the_docs_table_lists_every_task_with_its_kind_metrics_and_panel() -> None:
+    rows = {
+        line.split("|")[1].strip().strip("`"): line
+        for line in (REPO / "docs" / "tbmath-tasks.md").read_text().splitlines()
+        if line.startswith("| `")
+    }
+    assert sorted(rows) == TASK_IDS
+    for task_id, row in rows.items():
+        task = _task(task_id)
+        config = json.loads((task.root / "tests" / "score_config.json").read_text())
+        cells = [cell.strip() for cell in row.split("|")[1:-1]]
+        assert cells[2] == config["pass_rule"]["kind"], task_id
+        assert cells[3].startswith(f"{sum(m.included for m in task.metrics)}: "), task_id
+        panel = [c.strip("` ") for c in cells[6].split(",")]
+        assert panel[0] == task.primary_reference, task_id
+        assert set(panel) == {r.reference_id for r in task.references}, task_id
