@@ -157,3 +157,65 @@ def test_the_certify_command_writes_lean_and_rejects_a_violation(tmp_path: Path)
     bad.write_text(json.dumps(artifact))
     done = subprocess.run([*command, str(bad)], cwd=REPO, capture_output=True, text=True)
     assert done.returncode == 1 and "REFUTED  interval_ordered_1" in done.stdout, done.stdout
+
+
+EVIDENCE = """
+def recompute(artifact, data):
+    rows = (data / "attachments" / "widths.csv").read_text().split()[1:]
+    widths = [float(r) for r in rows]
+    picks = artifact["picks"]
+    if sorted(set(picks)) != sorted(picks) or not all(0 <= p < len(widths) for p in picks):
+        raise ValueError(f"picks must be distinct rows of widths.csv, got {picks}")
+    return {"total_width": sum(widths[p] for p in picks)}
+"""
+RECOMPUTE = [
+    {
+        "id": "from_picks",
+        "form": "recompute",
+        "required": ["picks"],
+        "claims": {"total_width": {"abs_tolerance": 0.01}},
+    }
+]
+
+
+@pytest.fixture
+def task_root(tmp_path: Path) -> Path:
+    """A task folder with a grader script and one attachment (widths 1.5, 2.25, 4.0)."""
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "evidence.py").write_text(EVIDENCE)
+    (tmp_path / "environment" / "data" / "attachments").mkdir(parents=True)
+    (tmp_path / "environment" / "data" / "attachments" / "widths.csv").write_text("width\n1.5\n2.25\n4.0\n")
+    return tmp_path
+
+
+def test_recompute_verifies_a_claim_its_decisions_give(task_root: Path) -> None:
+    result = run_gate(RECOMPUTE, {"picks": [0, 2], "total_width": 5.5}, task_root)  # 1.5 + 4.0
+    assert result.passed and result.verified == {"total_width"}
+    assert result.recomputed == {"total_width": 5.5}
+    assert certify(result.obligations, result.gaps).status == "certified"
+
+
+@pytest.mark.parametrize(
+    ("artifact", "says"),
+    [
+        ({"total_width": 7.75}, "required decision is absent"),  # the claim alone
+        ({"picks": [0, 0], "total_width": 3.0}, "distinct rows"),  # the script's own refusal
+        ({"picks": "all", "total_width": 7.75}, "do not solve the task"),  # unusable decisions
+        ({"picks": [1], "total_width": 4.0}, "must equal its recomputation 2.25"),  # a made-up claim
+    ],
+)
+def test_recompute_fails_what_the_decisions_do_not_give(task_root: Path, artifact: dict, says: str) -> None:
+    result = run_gate(RECOMPUTE, artifact, task_root)
+    assert not result.passed and not result.verified
+    assert any(says in v.message for v in result.violations), result.violations
+    refuted = [d for d in certify(result.obligations, []).rejected if d.refuted]
+    assert bool(refuted) == ("recomputation" in says)
+
+
+def test_recompute_declarations_are_checked(task_root: Path) -> None:
+    with pytest.raises(CheckError, match="needs the task folder"):
+        run_gate(RECOMPUTE, {"picks": [0]})
+    with pytest.raises(CheckError, match="does not recompute depth"):
+        run_gate([{**RECOMPUTE[0], "claims": {"depth": {}}}], {"picks": [0]}, task_root)
+    with pytest.raises(CheckError, match="path → tolerance"):
+        run_gate([{**RECOMPUTE[0], "claims": ["total_width"]}], {}, task_root)

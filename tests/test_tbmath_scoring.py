@@ -5,11 +5,13 @@ the comment beside it, never taken from the code under test."""
 from __future__ import annotations
 
 import math
+import re
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from benchmark.suites.tbmath import pass_rule
 from benchmark.suites.tbmath.scoring import (
     Domain,
     Metric,
@@ -22,6 +24,7 @@ from benchmark.suites.tbmath.scoring import (
     panel_raw,
     robust_bo_eval,
 )
+from benchmark.verdict import DatasetError
 
 
 def _m(direction: str, anchor: float = 10.0, **kw: object) -> Metric:
@@ -181,3 +184,51 @@ def test_every_reference_scores_exactly_one_against_itself(values: dict[str, flo
     reference = Reference("R", values)
     result = multi_reference_o_eval(values, metrics, [reference])
     assert result.score == 1.0
+
+
+def test_credit_past_the_anchor_needs_a_verified_value() -> None:
+    metric = _m("lower_is_better", anchor=100.0, rel_scale=0.05)  # band 5
+    assert metric_reward(metric, True, 90.0).reward == 1.0  # the paper's one-sided rule
+    # unverified: 10 past the anchor is distance-scored, 1 / (1 + 10 / 5) = 1/3
+    assert metric_reward(metric, True, 90.0, one_sided=False).reward == pytest.approx(1 / 3)
+    assert metric_reward(metric, True, 100.0, one_sided=False).reward == 1.0
+    assert panel_raw({"x": 90.0}, [metric], verified={"x"}).raw == 1.0
+    assert panel_raw({"x": 90.0}, [metric], verified=set()).raw == pytest.approx(1 / 3)
+
+
+def test_a_pass_rule_holds_by_kind_and_names_what_fails() -> None:
+    cost = _m("lower_is_better", anchor=100.0)
+    rule = pass_rule.parse(
+        {
+            "kind": "mixed",
+            "conditions": [
+                {"path": "x", "optimum": "min", "rel_tolerance": 0.01},  # x ≤ 101, recomputed
+                {"path": "r0", "truth": 3.2, "abs_tolerance": 0.16, "basis": "5% of R0"},
+            ],
+        },
+        [cost],
+        "score_config.json: pass_rule",
+    )
+    assert rule.failures({"x": 100.9, "r0": 3.05}, {"x"}) == []
+    assert rule.failures({"x": 99.0, "r0": 3.2}, {"x"}) == []  # better than the optimum, verified
+    (unverified,) = rule.failures({"x": 99.0, "r0": 3.2}, set())
+    assert "not recomputed" in unverified
+    (above,) = rule.failures({"x": 101.5, "r0": 3.2}, {"x"})
+    assert "above the certified minimum 100" in above
+    (off,) = rule.failures({"x": 100.0, "r0": 3.4}, {"x"})
+    assert "off the generating truth 3.2" in off
+
+
+@pytest.mark.parametrize(
+    ("raw", "field"),
+    [
+        ({"kind": "vibes", "conditions": []}, "pass_rule.kind"),
+        ({"kind": "decision", "conditions": []}, "pass_rule.conditions"),
+        ({"kind": "decision", "conditions": [{"path": "y", "optimum": "min"}]}, "conditions[0].path"),
+        ({"kind": "estimation", "conditions": [{"path": "x", "truth": 1}]}, "conditions[0].basis"),
+        ({"kind": "estimation", "conditions": [{"path": "x", "truth": "one", "basis": "b"}]}, "truth"),
+    ],
+)
+def test_a_malformed_pass_rule_names_its_field(raw: dict, field: str) -> None:
+    with pytest.raises(DatasetError, match=re.escape(field)):
+        pass_rule.parse(raw, [_m("lower_is_better", anchor=1.0)], "score_config.json: pass_rule")
