@@ -143,9 +143,8 @@ class MamoSuite:
         if case.setting not in self.settings:
             raise ValueError(f"mamo has no setting {case.setting!r}; choose from {', '.join(self.settings)}")
         question = dataset.load_case(case.instance)
-        completion = context.complete(
-            task_messages(question, self.shots), reference=lambda: _oracle_answer(question)
-        )
+        messages = task_messages(question, self.shots)
+        completion = context.complete(messages, reference=lambda: _oracle_answer(question))
         answer = float(question.answer)
         extra: dict[str, Any] = {
             "answer": question.answer,
@@ -154,7 +153,8 @@ class MamoSuite:
             "lp_solver": None if question.is_ode else self.lp_solver,
             "truncated": completion.truncated,
         }
-        extracted = extract(completion.text, ode=question.is_ode)
+        prompt = "\n".join(m.plain_text() for m in messages)
+        extracted = extract(completion.text, ode=question.is_ode, prompt=prompt)
         if extracted.artifact is None:
             cut = " (the reply was cut off by the output limit)" if completion.truncated else ""
             scores = {"raw": 0.0, "modified": 0.0, "executed_raw": 0.0, "executed_modified": 0.0}
