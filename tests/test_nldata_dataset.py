@@ -122,3 +122,39 @@ def test_the_highs_cross_check_runs_after_another_solve_in_the_same_process() ->
     earlier.run()
     model = "var x >= 0, <= 10;\nmaximize z: 3 * x;\ns.t. cap: x <= 4;\nend;\n"
     assert highs_objective(model, "data;\nend;\n") == ("optimal", 12.0)
+
+
+#: Phrases that leave the period of an asked quantity open (issue 25: "for the planning period" in a
+#: model of seven production periods read as one value per period gave 1,167 instead of 1,062).
+AMBIGUOUS = re.compile(r"planning period|\bthis period\b|\bfor the period\b", re.IGNORECASE)
+
+
+def _texts(task: dict) -> list[str]:
+    texts = [task["description"]]
+    for table in task["tables"]:
+        texts += [table["description"], *(meaning for _, meaning in table["columns"])]
+    return texts
+
+
+def test_no_template_leaves_the_period_of_a_quantity_open() -> None:
+    for record in RECORDS:
+        for setting, task in record["settings"].items():
+            found = [t for t in _texts(task) if AMBIGUOUS.search(t)]
+            assert not found, (record["id"], setting, found[:2])
+        for task in (record["settings"]["prediction"], record["settings"]["multi_prediction"]):
+            # the history's rows are planning rounds, never the model's own periods
+            for prediction in task["predictions"]:
+                table = next(t for t in task["tables"] if t["name"] == prediction["table"])
+                assert table["columns"][0][0] == "round" and "whole plan" in task["description"]
+
+
+def test_integrality_is_stated_where_the_gold_model_has_integer_variables() -> None:
+    for record in RECORDS:
+        model = record["settings"]["nl"]["gold_model"]
+        description = record["settings"]["nl_data"]["description"]
+        if re.search(r"^var .*\binteger\b", model, re.MULTILINE):
+            assert "whole number" in description, record["id"]
+        if re.search(r"^var .*\bbinary\b", model, re.MULTILINE):
+            assert re.search(r"exactly one|either|set up its line", description), record["id"]
+        if record["problem_type"] == "LP":
+            assert re.search(r"[Ff]ractional|any amount|kilograms|split", description), record["id"]

@@ -263,7 +263,8 @@ subject to meet_demand{m in MARKETS}: sum{s in PLANTS} ship[s, m] >= demand[m];
         "LP",
         "A company ships a product from its plants to its markets. Each plant can supply at most its "
         "supply, each market must receive at least its demand, and every unit shipped on a route costs "
-        "the route's shipping cost. Find the shipments that meet all demand at the lowest total cost.",
+        "the route's shipping cost; shipments may be fractional. Find the shipments that meet all demand "
+        "at the lowest total cost.",
         (plants, markets),
         (
             _p1("supply", plants, supply, "units the plant can supply"),
@@ -476,7 +477,8 @@ subject to site_capacity{s in SITES}: sum{c in CUSTOMERS} serve[s, c] <= capacit
     return _record(
         "facility_location",
         "MILP",
-        "A distributor chooses which candidate warehouse sites to open. Opening a site costs its fixed "
+        "A distributor chooses which candidate warehouse sites to open (each site is either opened or "
+        "not). Opening a site costs its fixed "
         "cost; an open site can serve customers up to its capacity, a closed one serves nobody. Every "
         "customer's demand must be served exactly, possibly split over several sites, and each unit "
         "served from a site to a customer costs the unit cost of that pair. "
@@ -499,8 +501,8 @@ subject to site_capacity{s in SITES}: sum{c in CUSTOMERS} serve[s, c] <= capacit
             ("s",),
             "rent[s] + maintenance[s]",
             (
-                _p1("rent", sites, rent, "rent of the site for the planning period"),
-                _p1("maintenance", sites, upkeep, "maintenance cost of the site for the planning period"),
+                _p1("rent", sites, rent, "rent of the site for the whole plan (one payment)"),
+                _p1("maintenance", sites, upkeep, "maintenance of the site for the whole plan (one payment)"),
             ),
             "The fixed cost of opening a site is not given: it is the site's rent plus its maintenance cost.",
         ),
@@ -516,7 +518,7 @@ subject to site_capacity{s in SITES}: sum{c in CUSTOMERS} serve[s, c] <= capacit
                 "demand_peak",
                 customers,
                 [d + rng.randint(3, 15) for d in demand],
-                "peak-season demand of the customer (not this period)",
+                "peak-season demand of the customer",
             ),
         ),
     )
@@ -612,8 +614,9 @@ subject to cover{d in DAYS}:
         "A service centre staffs the seven days of a repeating week, numbered from one. Every employee "
         "works the given number of consecutive days (wrapping from the last day of the week to the "
         "first) and then rests; each employee hired costs the weekly wage. Each day needs at least its "
-        "required number of employees on duty. Decide how many employees start on each day so that the "
-        "total weekly wage bill is as small as possible.",
+        "required number of employees on duty. Decide how many employees start on each day, a whole "
+        "number of employees each (nobody is split), so that the total weekly wage bill is as small as "
+        "possible.",
         (days,),
         (
             _p1("required", days, need, "employees required on duty on the day"),

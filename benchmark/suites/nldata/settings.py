@@ -51,8 +51,8 @@ _DATA_NOTE = (
     "put every value into the data file."
 )
 _PATTERN_TEXT = {
-    "trend": "changes by the same amount from every period to the next (a linear trend)",
-    "seasonal": "follows a seasonal cycle that repeats exactly every four periods",
+    "trend": "changes by the same amount from every planning round to the next (a linear trend)",
+    "seasonal": "follows a seasonal cycle that repeats exactly every four planning rounds",
     "step": "changed once to a new level and has stayed at that level ever since",
 }
 
@@ -174,7 +174,9 @@ def _history_table(record: BaseRecord, param: Param, pattern: str, rng: random.R
     rows, outlier, (missing_row, missing_member) = _history(param, pattern, rng)
     members = list(rows[0])
     noun = record.set(param.index[0]).noun if param.index else None
-    columns = [("period", "past period, numbered from one (the planning period comes right after the last)")]
+    columns = [
+        ("round", "past planning round, numbered from one (the plan made now is the round after the last)")
+    ]
     columns += [(m, f"{param.text}, {noun} {m}" if noun else param.text) for m in members]
     columns.append(("note", "remark on the row"))
     out = []
@@ -189,9 +191,15 @@ def _history_table(record: BaseRecord, param: Param, pattern: str, rng: random.R
 
 def _prediction_sentence(record: BaseRecord, param: Param, pattern: str, table: str) -> str:
     who = f"For every {record.set(param.index[0]).noun}, it" if param.index else "It"
+    scope = (
+        f"one value per {record.set(param.index[0]).noun}, each holding for the whole plan"
+        if param.index
+        else "one value for the whole plan (in a plan of several periods, the same in every period)"
+    )
     return (
-        f"The {param.text} for the planning period is not in the data. Table {table} records its past "
-        f"values; the planning period is the period right after the last recorded one. {who} "
+        f"The {param.text} in the plan made now is not in the data: {scope}. Table {table} records its "
+        f"values in past planning rounds, one row per round; the plan made now is the round right after "
+        f"the last recorded one. {who} "
         f"{_PATTERN_TEXT[pattern]}. A blank cell is a missing record and a row whose note says outlier "
         "is a recording error; ignore both when you predict. Use the predicted value in the model."
     )
