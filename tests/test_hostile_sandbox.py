@@ -22,6 +22,7 @@ import pytest
 
 from benchmark.sandbox import Limits, Outcome, PoolSandbox, Sandbox, SandboxKind, create_sandbox
 from benchmark.sandbox.environment import sandbox_environment
+from benchmark.sandbox.tmpfs import inode_cap_problem
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 HAVE_BWRAP = shutil.which("bwrap") is not None
@@ -437,3 +438,31 @@ def test_another_pinned_venv_can_be_the_sandboxs_python(tmp_path: Path) -> None:
         result = sandbox.run_solve(probe, QUICK)
     assert result.outcome is Outcome.OK, result.error
     assert result.value == {"version": "1.2.3", "numpy": False}
+
+
+# ---------------------------------------------------------------------------- files without end
+
+_FILE_FLOOD = code("""
+    import os
+    def solve():
+        for n in range(10**7):
+            open(f"f{n}", "w").close()
+""")
+
+
+@pytest.mark.parametrize("kind", ISOLATED_KINDS)
+def test_a_flood_of_empty_files_stops_at_the_file_cap_with_a_clear_error(kind: SandboxKind) -> None:
+    if inode_cap_problem() is not None:
+        pytest.skip(f"this harness cannot mount a capped tmpfs: {inode_cap_problem()}")
+    limits = Limits(wall_timeout_s=60.0, disk_files=3000)
+    with create_sandbox([REPO_ROOT], prefer=kind, limits=limits) as sandbox:
+        if isinstance(sandbox, PoolSandbox):
+            assert sandbox.wait_until_warm(), sandbox.unavailable
+        flood = sandbox.run_solve(_FILE_FLOOD, limits)
+        assert flood.outcome is Outcome.RUNTIME, flood
+        assert "No space left on device" in flood.error
+        assert "at most 1024 MB and 3000 files and folders" in flood.error
+        started = time.monotonic()
+        after = sandbox.run_solve("import os\ndef solve():\n    return {'files': os.listdir('.')}\n", limits)
+        assert after.outcome is Outcome.OK and after.value == {"files": ["candidate.py"]}
+        assert time.monotonic() - started < 10

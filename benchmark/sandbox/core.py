@@ -62,7 +62,8 @@ class Limits:
 
     ``file_bytes`` (RLIMIT_FSIZE) is the largest single file the candidate may write, including its
     returned value; with bwrap the whole writable disk is besides capped at ``disk_mb`` (the /tmp
-    tmpfs holding the work directory).
+    tmpfs holding the work directory) and, where the harness may mount it itself, at
+    ``disk_files`` files and folders (``benchmark.sandbox.tmpfs``).
 
     ``processes`` caps the tasks (processes and threads) of one case where a pids cgroup is
     available; ``result_bytes`` caps ``solve()``'s value as JSON (over it: ``output_format``,
@@ -77,6 +78,7 @@ class Limits:
     processes: int = 128
     disk_mb: int = 1024
     result_bytes: int = 16 * 1024 * 1024
+    disk_files: int = 100_000
 
     def __post_init__(self) -> None:
         if not (self.wall_timeout_s > 0 and math.isfinite(self.wall_timeout_s)):
@@ -89,7 +91,7 @@ class Limits:
             raise ValueError(f"cpu_s must be a positive finite number or None, got {self.cpu_s!r}")
         if self.file_bytes < self.result_bytes:
             raise ValueError("file_bytes must be at least result_bytes, or the result could not be written")
-        for name in ("processes", "disk_mb", "result_bytes"):
+        for name in ("processes", "disk_mb", "result_bytes", "disk_files"):
             if getattr(self, name) <= 0:
                 raise ValueError(f"{name} must be positive, got {getattr(self, name)!r}")
 
@@ -110,6 +112,7 @@ class Limits:
             "file_bytes": self.file_bytes,
             "processes": self.processes,
             "disk_mb": self.disk_mb,
+            "disk_files": self.disk_files,
             "result_bytes": self.result_bytes,
         }
 

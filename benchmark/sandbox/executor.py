@@ -37,7 +37,7 @@ from typing import IO, Any, Self
 from benchmark.sandbox import runner as _runner
 from benchmark.sandbox.core import ExecutionResult, Limits, SandboxKind
 from benchmark.sandbox.environment import PythonEnvironment, sandbox_environment
-from benchmark.sandbox.mounts import INPUT_DIR, WORK_DIR, MountPlan
+from benchmark.sandbox.mounts import INPUT_DIR, SHM_BYTES, WORK_DIR, MountPlan
 from benchmark.sandbox.outcome import OutcomeClassifier, infrastructure_fault, read_result, result_buffer
 from benchmark.sandbox.process import (
     HeadBuffer,
@@ -47,11 +47,17 @@ from benchmark.sandbox.process import (
     make_environment_unreadable,
     run_process,
 )
+from benchmark.sandbox.tmpfs import HostTmpfs, detach_all, inode_cap_problem
 
 # Environment variables copied from the harness when set: OpenBLAS needs them on some CPUs to start.
 # Nothing else is ever passed through (API keys and tokens live in the harness's environment).
 PASSTHROUGH_ENV = ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE")
 _RESERVED_NAMES = frozenset({_runner.CANDIDATE_FILE, _runner.RUNNER_FILE})
+
+
+def shm_files(limits: Limits) -> int:
+    """The file cap of /dev/shm: a tenth of the disk's (it is 64 MB against the disk's gigabyte)."""
+    return max(16, limits.disk_files // 10)
 
 
 class SandboxUnavailableError(RuntimeError):
@@ -315,6 +321,11 @@ class BwrapSandbox(Sandbox):
                 "filesystem_isolated": True,
                 "network_isolated": True,
                 "filesystem": self.mounts.describe(),
+                "disk_files_cap": inode_cap_problem()
+                or (
+                    f"/tmp holds at most {self.limits.disk_files} files and folders, /dev/shm "
+                    f"{shm_files(self.limits)} (host tmpfs with nr_inodes)"
+                ),
                 "hidden_paths": [str(p) for p in self.hidden],
                 "workdir_in_sandbox": WORK_DIR,
                 "isolation": (
@@ -327,14 +338,30 @@ class BwrapSandbox(Sandbox):
         )
         return info
 
-    def bwrap_argv(self, input_dir: Path, limits: Limits, info_fd: int) -> list[str]:
+    def scratch(self, limits: Limits) -> dict[str, HostTmpfs]:
+        """Host tmpfs folders with the case's size and file caps to bind as /tmp and /dev/shm, or
+        none where this harness cannot mount them (bwrap's own tmpfs then, without a file cap)."""
+        if inode_cap_problem() is not None:
+            return {}
+        made: dict[str, HostTmpfs] = {}
+        try:
+            made["/tmp"] = HostTmpfs(limits.disk_mb * 1024 * 1024, limits.disk_files)
+            made["/dev/shm"] = HostTmpfs(SHM_BYTES, shm_files(limits))
+        except OSError:
+            detach_all(made)
+            return {}
+        return made
+
+    def bwrap_argv(
+        self, input_dir: Path, limits: Limits, info_fd: int, scratch: Mapping[str, HostTmpfs] | None = None
+    ) -> list[str]:
         """bwrap's own arguments, up to and including the ``--`` before the command."""
         mounts = self.mounts
         if limits.disk_mb != self.limits.disk_mb:
             mounts = MountPlan(self.environment, self.hidden, limits.disk_mb * 1024 * 1024)
         argv = [
             self.bwrap,
-            *mounts.args(input_dir),
+            *mounts.args(input_dir, {where: fs.path for where, fs in (scratch or {}).items()}),
             "--chdir", WORK_DIR,
             "--unshare-all",
             "--hostname", "sandbox",
@@ -349,23 +376,27 @@ class BwrapSandbox(Sandbox):
         return [*argv, "--"]
 
     def _launch(self, input_dir: Path, mode: str, limits: Limits, result: ResultPipe) -> ProcessRun:
-        with tempfile.TemporaryFile() as info:
-            argv = [
-                *self.bwrap_argv(input_dir, limits, info.fileno()),
-                *self._runner_argv(INPUT_DIR, mode, limits, result),
-            ]
-            run = run_process(
-                argv,
-                env={"PATH": "/usr/bin:/bin"},
-                cwd="/",
-                limits=limits,
-                cap=self.cap,
-                pass_fds=(info.fileno(), result.write_fd),
-                die_with_parent=False,
-                after_kill=lambda: _await_namespace_exit(info),
-                launcher_tasks=2,
-                result=(result.read_fd, result.buffer),
-            )
+        scratch = self.scratch(limits)
+        try:
+            with tempfile.TemporaryFile() as info:
+                argv = [
+                    *self.bwrap_argv(input_dir, limits, info.fileno(), scratch),
+                    *self._runner_argv(INPUT_DIR, mode, limits, result),
+                ]
+                run = run_process(
+                    argv,
+                    env={"PATH": "/usr/bin:/bin"},
+                    cwd="/",
+                    limits=limits,
+                    cap=self.cap,
+                    pass_fds=(info.fileno(), result.write_fd),
+                    die_with_parent=False,
+                    after_kill=lambda: _await_namespace_exit(info),
+                    launcher_tasks=2,
+                    result=(result.read_fd, result.buffer),
+                )
+        finally:
+            detach_all(scratch)
         # bwrap exits with 128 + signum when the sandboxed process is killed by a signal.
         if run.returncode > 128:
             run = dataclasses.replace(run, returncode=128 - run.returncode)

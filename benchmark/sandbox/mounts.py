@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import glob
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from benchmark.sandbox.environment import PythonEnvironment
@@ -93,7 +93,10 @@ class MountPlan:
             if not any(_within(p, Path(link)) for p in [*exposed, *self.covered])
         }
 
-    def args(self, input_dir: Path) -> list[str]:
+    def args(self, input_dir: Path, scratch: Mapping[str, Path] | None = None) -> list[str]:
+        """bwrap's mount arguments. ``scratch`` maps ``/tmp`` and ``/dev/shm`` to host tmpfs folders
+        to bind there (with a file cap, see ``tmpfs.py``) instead of bwrap's own size-capped tmpfs."""
+        scratch = scratch or {}
         out: list[str] = []
         for path in self.system:
             if path.is_symlink():
@@ -104,7 +107,10 @@ class MountPlan:
             out += ["--ro-bind", str(path), str(path)]
         # The /tmp tmpfs comes before the Python environment: a checkout (and so its sandbox
         # environment) may itself live under /tmp, and a later tmpfs would hide it.
-        out += ["--size", str(self.tmp_bytes), "--tmpfs", "/tmp", "--dir", WORK_DIR]
+        if "/tmp" in scratch:
+            out += ["--bind", str(scratch["/tmp"]), "/tmp", "--dir", WORK_DIR]
+        else:
+            out += ["--size", str(self.tmp_bytes), "--tmpfs", "/tmp", "--dir", WORK_DIR]
         for path in self.python:
             if path.is_symlink():
                 out += ["--symlink", os.readlink(path), str(path)]
@@ -124,7 +130,8 @@ class MountPlan:
             "--symlink", "/proc/self/fd/0", "/dev/stdin",
             "--symlink", "/proc/self/fd/1", "/dev/stdout",
             "--symlink", "/proc/self/fd/2", "/dev/stderr",
-            "--size", str(SHM_BYTES), "--tmpfs", "/dev/shm",
+            *(["--bind", str(scratch["/dev/shm"]), "/dev/shm"] if "/dev/shm" in scratch
+              else ["--size", str(SHM_BYTES), "--tmpfs", "/dev/shm"]),
             "--mqueue", "/dev/mqueue",
             "--remount-ro", "/dev",
             "--ro-bind", str(input_dir), INPUT_DIR,

@@ -42,6 +42,7 @@ from benchmark.sandbox.process import (
     drain,
     pump,
 )
+from benchmark.sandbox.tmpfs import HostTmpfs, detach_all
 
 #: Submodules the reference solvers and typical generated code import, on top of the stack's packages.
 PRELOAD_SUBMODULES = (
@@ -93,6 +94,7 @@ class _Server:
         self.proc: subprocess.Popen[bytes] | None = None
         self.pids: set[int] = set()  # the server's and its spare's pids in the sandbox's namespace
         self.spare_pending = False
+        self.scratch: dict[str, HostTmpfs] = {}
         self.tainted = False  # the server's own sweep after a case did not finish: serve no more
         try:
             shutil.copyfile(_server.__file__, self.dir / SERVER_FILE)
@@ -101,10 +103,11 @@ class _Server:
             self.sock = ours
             self.log = tempfile.TemporaryFile()  # noqa: SIM115 - lives as long as the server
             self.token = self.cap.open(owner.limits.processes + 64)
+            self.scratch = owner.scratch(owner.limits)
             with tempfile.TemporaryFile() as info:
                 modules = ",".join([*(p.import_name for p in solver_stack()), *PRELOAD_SUBMODULES])
                 argv = [
-                    *owner.bwrap_argv(self.dir, owner.limits, info.fileno()),
+                    *owner.bwrap_argv(self.dir, owner.limits, info.fileno(), self.scratch),
                     str(owner.environment.python), "-s", f"{INPUT_DIR}/{SERVER_FILE}",
                     str(theirs.fileno()), modules,
                 ]  # fmt: skip
@@ -137,6 +140,7 @@ class _Server:
             self.server_pid = int(ready["pid"])
             self.preloaded = list(ready.get("preloaded", []))
             self.failed = list(ready.get("failed", []))
+            detach_all(self.scratch)  # the sandbox holds its own copy now
         except BaseException:
             self.close()
             raise
@@ -251,6 +255,7 @@ class _Server:
             self.sock.close()
         self.cap.close(self.token)
         self.token = None
+        detach_all(self.scratch)
         shutil.rmtree(self.dir, ignore_errors=True)
 
 
@@ -349,8 +354,9 @@ class PoolSandbox(BwrapSandbox):
             return bool(self._idle)
 
     def _launch(self, input_dir: Path, mode: str, limits: Limits, result: ResultPipe) -> ProcessRun:
-        # A server's /tmp tmpfs was sized when it started: a case asking for another disk cap runs cold.
-        server = self._acquire() if limits.disk_mb == self.limits.disk_mb else None
+        # A server's /tmp tmpfs was sized when it started: a case asking for other disk caps runs cold.
+        same_disk = (limits.disk_mb, limits.disk_files) == (self.limits.disk_mb, self.limits.disk_files)
+        server = self._acquire() if same_disk else None
         if server is not None:
             source = (input_dir / _runner.CANDIDATE_FILE).read_text(encoding="utf-8")
             root = input_dir / _runner.FILES_DIR

@@ -35,6 +35,7 @@ JSON choices for ``solve()``'s return value (documented here because this is whe
 from __future__ import annotations
 
 import contextlib
+import errno
 import io
 import json
 import linecache
@@ -58,6 +59,7 @@ _TRACEBACK_LINES = 30
 _ERROR_CHARS = 4000
 _RUNNER_PATH = os.path.abspath(__file__)
 _runner_pid = os.getpid()
+_workdir = "."
 # ImportErrors the dynamic loader raises when the address-space cap is hit: not a missing dependency.
 _CO_COROUTINE = 0x0080
 _CO_ASYNC_GENERATOR = 0x0200
@@ -163,7 +165,23 @@ def _classify_exception(exc: BaseException, where: str) -> dict[str, Any]:
         return {"outcome": "runtime", "error": _error(f"{where}: called sys.exit({exc.code!r})", tail)}
     if isinstance(exc, MemoryError):
         return {"outcome": "runtime", "error": _error(f"{where}: MemoryError (memory cap reached)", tail)}
+    if isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        return {"outcome": "runtime", "error": _error(f"{where}: {summary} ({_disk_caps()})", tail)}
     return {"outcome": "runtime", "error": _error(f"{where}: {summary}", tail)}
+
+
+def _disk_caps() -> str:
+    """What filled up, for an ENOSPC: the work directory's file system and its two caps."""
+    try:
+        fs = os.statvfs(_workdir)
+    except OSError:
+        return "the sandbox's writable disk is full"
+    size_mb = fs.f_blocks * fs.f_frsize // (1024 * 1024)
+    used = fs.f_files - fs.f_ffree
+    return (
+        f"the sandbox's writable disk is full: it holds at most {size_mb} MB and {fs.f_files} files "
+        f"and folders; {used} files and folders are in use"
+    )
 
 
 def _numpy_to_python(obj: object) -> tuple[bool, object]:
@@ -389,8 +407,8 @@ def run_case(mode: str, source: str, workdir: str, result_fd: int, result_limit:
     Never returns: interpreter teardown is skipped so that non-daemon threads or atexit hooks of the
     candidate cannot turn a finished run into a timeout (and teardown of solver libraries is slow).
     """
-    global _runner_pid
-    _runner_pid = os.getpid()
+    global _runner_pid, _workdir
+    _runner_pid, _workdir = os.getpid(), workdir
     _write_all(result_fd, STARTED_MARK)
     # Past RLIMIT_FSIZE, writes fail with EFBIG instead of the kernel killing the process (SIGXFSZ);
     # the ignored disposition is inherited by everything the candidate starts.
