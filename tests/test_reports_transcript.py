@@ -7,6 +7,7 @@ to which model each request went."""
 from __future__ import annotations
 
 import json
+import re
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -115,4 +116,10 @@ def test_a_tbmath_episode_shows_its_tool_calls_in_order_and_why_it_ended(bench, 
     rows = timeline.split("<tr>")[2:]
     assert len(rows) == 2
     assert "<td>tool_calls</td><td>python</td>" in rows[0] and "<td>stop</td><td>—</td>" in rows[1]
+    # between the two calls, the tool run the suite recorded (tbmath's case_steps): what ran, how it ended
+    (step,) = re.findall(r"<tr class='step'><td></td><td colspan='6'>(.*?)</td></tr>", timeline)
+    assert step.startswith("python: ARTIFACT = ") and step.endswith(" → exit 0")
+    assert (
+        timeline.index("tool_calls</td>") < timeline.index("class='step'") < timeline.index("<td>stop</td>")
+    )
     assert "tool (answer to call_1)" in section

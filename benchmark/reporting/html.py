@@ -24,6 +24,7 @@ from typing import Any
 from benchmark.records import latest_by_case, read_records
 from benchmark.reporting.render import accounting_lines, headline, summary_tables
 from benchmark.run import RunPaths
+from benchmark.suites.base import get_suite, suite_names
 
 #: Characters of a response, artifact or output shown per case (the run log has them whole).
 TEXT_LIMIT = 20_000
@@ -49,6 +50,7 @@ padding:.5em;max-height:28em;overflow:auto}details{margin:.3em 0}#filter{width:3
 .role{font-weight:bold;text-transform:uppercase;font-size:.8em;color:#555}.thumbs img{max-height:320px;
 border:1px solid #ccc;margin:.2em .4em .2em 0}.muted{color:#777}
 table.timeline td,table.timeline th,#cases .t{text-align:left}
+.step td{color:#444;font-family:monospace;font-size:.85em;border-top:none}
 """
 
 _SCRIPT = """
@@ -357,8 +359,21 @@ def _number(value: Any, digits: int) -> str:
     return "" if value is None else f"{float(value):.{digits}f}"
 
 
-def _timeline(record: Mapping[str, Any]) -> str:
-    """One row per model call: time, tokens, cache, how it finished and the tools it asked for."""
+#: A suite's optional ``case_steps``: what a case did between its model calls (see suites.base).
+Steps = Callable[[Mapping[str, Any]], list[dict[str, Any]]]
+
+
+def _one_line(text: Any, limit: int = 160) -> str:
+    flat = " ".join(str(text or "").split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+def _timeline(record: Mapping[str, Any], steps: Steps | None = None) -> str:
+    """One row per model call (time, tokens, cache, how it finished, the tools it asked for), each
+    followed by the steps the suite says the case took after it (an agent's tool runs)."""
+    after: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    for step in steps(record) if steps is not None else ():
+        after[int(step.get("call") or 0)].append(step)
     rows = []
     for index, turn in enumerate(record.get("turns") or ()):
         usage = turn.get("usage") or {}
@@ -379,6 +394,14 @@ def _timeline(record: Mapping[str, Any]) -> str:
             )
             + "</tr>"
         )
+        rows += [
+            "<tr class='step'><td></td><td colspan='6'>"
+            + html.escape(
+                f"{step.get('tool')}: {_one_line(step.get('input'))} → {_one_line(step.get('result'))}"
+            )
+            + "</td></tr>"
+            for step in after.get(index + 1, ())
+        ]
     if not rows:
         return ""
     return (
@@ -435,7 +458,7 @@ _COLUMNS = (
 )  # fmt: skip
 
 
-def _case_table(records: Sequence[Mapping[str, Any]]) -> str:
+def _case_table(records: Sequence[Mapping[str, Any]], steps: Steps | None = None) -> str:
     rows, details = [], []
     thumbnails = _Thumbnails(records)
     for index, record in enumerate(records):
@@ -471,7 +494,7 @@ def _case_table(records: Sequence[Mapping[str, Any]]) -> str:
             )
             + "</tr>"
         )
-        blocks = [_timeline(record), _transcript(record, thumbnails)]
+        blocks = [_timeline(record, steps), _transcript(record, thumbnails)]
         blocks += [
             _text_block(f"code: {name}", str(text)) for name, text in (record.get("artifact") or {}).items()
         ]
@@ -498,8 +521,11 @@ def _case_table(records: Sequence[Mapping[str, Any]]) -> str:
     )
 
 
-def to_html(summary: Mapping[str, Any], records: Sequence[Mapping[str, Any]]) -> str:
-    """The whole page; ``records`` are the latest record of every case of the run."""
+def to_html(
+    summary: Mapping[str, Any], records: Sequence[Mapping[str, Any]], steps: Steps | None = None
+) -> str:
+    """The whole page; ``records`` are the latest record of every case of the run, ``steps`` the
+    suite's ``case_steps`` when it declares them."""
     esc = html.escape
     run = summary.get("run") or {}
     ordered = sorted(records, key=lambda r: str(r["case"]))
@@ -540,7 +566,11 @@ def to_html(summary: Mapping[str, Any], records: Sequence[Mapping[str, Any]]) ->
         )
         parts += ["<tr>" + "".join(f"<td>{esc(c)}</td>" for c in row) + "</tr>" for row in table.rows]
         parts.append("</table>")
-    parts += ["<h2>Case table</h2>", _case_table(ordered), f"<script>{_SCRIPT}</script></body></html>\n"]
+    parts += [
+        "<h2>Case table</h2>",
+        _case_table(ordered, steps),
+        f"<script>{_SCRIPT}</script></body></html>\n",
+    ]
     return "".join(parts)
 
 
@@ -550,4 +580,6 @@ def write_html_report(
     """Write ``report.html`` beside ``summary.md`` (records read from the run log when not given)."""
     if records is None:
         records = list(latest_by_case(read_records(paths.results)).values())
-    (paths.root / "report.html").write_text(to_html(summary, records), encoding="utf-8")
+    suite = str((summary.get("run") or {}).get("suite"))
+    steps = getattr(get_suite(suite), "case_steps", None) if suite in suite_names() else None
+    (paths.root / "report.html").write_text(to_html(summary, records, steps), encoding="utf-8")

@@ -156,6 +156,9 @@ class Suite(Protocol):
     # alias the suite asks besides the model under test; ``rescore`` points them at the run's log.
     # Optional: ``objective_label``, what a record's returned/expected objective measures when it is
     # not an objective value (tbmath: ``O-Eval``); JUnit properties are named after it.
+    # Optional: ``case_steps(record) -> list[dict]``, what a case did between its model calls (an
+    # agent's tool runs), in order: ``call`` (the 1-based model call that asked for it), ``tool``,
+    # ``input`` and ``result`` (short texts); the HTML report shows them in the case's timeline.
 
     def add_commands(self, add_command: Callable[..., argparse.ArgumentParser]) -> None:
         """Register the suite's ``python -m benchmark`` subcommands (dataset generation, checks)

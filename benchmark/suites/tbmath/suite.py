@@ -170,6 +170,26 @@ class TbMathSuite:
         artifacts = config.getoption("artifacts")
         return f"{ARTIFACTS_PREFIX}{artifacts}" if artifacts else None
 
+    def case_steps(self, record: Mapping[str, Any]) -> list[dict[str, Any]]:
+        """The episode's tool runs for the report's timeline, from the record's agent turns."""
+        steps = []
+        for number, turn in enumerate(((record.get("extra") or {}).get("agent") or {}).get("turns", [])):
+            for action in turn.get("actions", []):
+                result = action.get("result")
+                if isinstance(result, dict):
+                    status = "timed out" if result.get("timed_out") else f"exit {result.get('exit_code')}"
+                    said = result.get("error") or result.get("output")
+                    result = f"{status}: {said}" if said else status
+                steps.append(
+                    {
+                        "call": number + 1,
+                        "tool": action.get("tool"),
+                        "input": action.get("input"),
+                        "result": result,
+                    }
+                )
+        return steps
+
     def report_tables(self, records: Sequence[Mapping[str, Any]]) -> list[Table]:
         return reporting.report_tables(records)
 
