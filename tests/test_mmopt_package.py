@@ -219,6 +219,9 @@ def test_the_oracle_on_a_release_says_it_replays_and_can_answer_with_our_models(
         for r in replayed.records
     )
     assert "no solver" in json.dumps(replayed.summary)
+    summary_md = (replayed.run_dir / "summary.md").read_text()
+    assert "Oracle answers without a runnable solver_ref.py" in summary_md
+    assert "| solution_ref.json replayed (no solver tested) | 2 |" in summary_md
     solved = bench("--model=oracle", "--oracle-solve", f"--dataset={root}")
     by_case = {r["case"].split("/")[4]: r for r in solved.records}
     assert by_case["mdkp_e_001"]["outcome"] == "passed"
