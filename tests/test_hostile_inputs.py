@@ -4,12 +4,16 @@ scored failure or a clear error naming the file, never a crash, a lost case or a
 Covered: an objective of ``10**400`` and values nested too deeply (scored ``output_format``), lone
 surrogates and Unicode line separators in a response and a returned value (the session end, report,
 manifest, gate and ``--record`` survive; the recording replays), a deeply nested replay line
-(``FILE:LINE``, no INTERNALERROR), and the size bound per record field.
+(``FILE:LINE``, no INTERNALERROR), the size bound per record field, glpsol out of memory, a tbmath
+tool report over the capture cap, and a warm pool's case that ran cold.
 """
 
 from __future__ import annotations
 
 import json
+import resource
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -18,7 +22,9 @@ from adapters.base import CompletionRequest, Decoding
 from adapters.replay import ReplayAdapter, ReplayFileError
 from benchmark.files import dumps_line, split_lines
 from benchmark.records import RecordSchemaError, read_records
-from benchmark.sandbox import Limits, Outcome, SandboxKind, create_sandbox
+from benchmark.sandbox import Limits, Outcome, PoolSandbox, SandboxKind, create_sandbox
+from benchmark.suites.nldata.mathprog import interpret
+from benchmark.suites.tbmath.workspace import Workspace
 from benchmark.textsafe import RECORD_FIELD_CHARS, bound_text, scrub
 from tests.conftest import FIXTURES, REPO
 from tests.mmopt_support import instance_and_reference, score_answer
@@ -200,3 +206,59 @@ def test_a_huge_response_makes_a_bounded_record(bench, tmp_path: Path) -> None:
     size = (run.run_dir / "results.jsonl").stat().st_size
     assert size < 4 * RECORD_FIELD_CHARS, size  # was twice the response: code and transcript
     assert "characters cut from this field" in (run.run_dir / "results.jsonl").read_text()
+
+
+# ------------------------------------------------------------------------------- smaller (item 16)
+
+_HUGE_MODEL = """
+var x{1..2000000} >= 0;
+minimize z: sum{i in 1..2000000} x[i];
+s.t. c{i in 1..2000000}: x[i] >= i;
+end;
+"""
+
+
+def test_glpsol_out_of_memory_is_a_runtime_failure_not_syntax(tmp_path: Path) -> None:
+    glpsol = shutil.which("glpsol")
+    if glpsol is None:
+        pytest.fail("glpsol is not installed (Debian package glpk-utils; scripts/setup.sh installs it)")
+    model = tmp_path / "huge.mod"
+    model.write_text(_HUGE_MODEL)
+
+    def cap_memory() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (64 << 20, 64 << 20))
+
+    ran = subprocess.run(
+        [glpsol, "-m", str(model), "-w", str(tmp_path / "solution.txt")],
+        capture_output=True, text=True, preexec_fn=cap_memory, timeout=120, check=False,
+    )  # fmt: skip
+    log = ran.stdout + ran.stderr
+    assert "no memory available" in log, log[-1000:]
+    execution = interpret(ran.returncode, log, None, _HUGE_MODEL, "", {})
+    assert execution.category == "runtime", execution
+    assert "out of memory" in execution.error
+
+
+def test_a_tool_call_whose_report_exceeds_the_cap_gets_a_clear_error_not_base64() -> None:
+    with create_sandbox([REPO], prefer=SandboxKind.SUBPROCESS) as sandbox:
+        workspace = Workspace({"notes.txt": b"kept"})
+        result = workspace.run(sandbox, "bash", "head -c 30000000 /dev/zero > big.bin; echo wrote", 60, 2000)
+    assert result.error.startswith("the working directory would exceed"), result.error
+    assert "changes discarded" in result.error and not result.error.startswith("ok")
+    assert result.output.strip() == "wrote"
+    assert workspace.files == {"notes.txt": b"kept"}
+
+
+def test_a_case_a_warm_pool_ran_cold_says_so() -> None:
+    if shutil.which("bwrap") is None:
+        pytest.skip("bwrap (Debian package bubblewrap) is not installed")
+    with create_sandbox([REPO], prefer=SandboxKind.POOL) as pool:
+        assert isinstance(pool, PoolSandbox)
+        with pool.tracking() as ran:
+            first = pool.run_solve("def solve():\n    return {}\n", Limits(60.0))  # no server yet
+        assert first.outcome is Outcome.OK
+        assert first.sandbox is SandboxKind.BWRAP and ran == [SandboxKind.BWRAP]
+        assert pool.wait_until_warm(), pool.unavailable
+        with pool.tracking() as ran:
+            warm = pool.run_solve("def solve():\n    return {}\n", Limits(60.0))
+        assert warm.sandbox is SandboxKind.POOL and ran == [SandboxKind.POOL]

@@ -32,7 +32,7 @@ from benchmark.prefetch import GenerationPhase
 from benchmark.records import append_record, finished_cases
 from benchmark.reporting.junit import CASE_PROPERTIES
 from benchmark.run import now_iso
-from benchmark.sandbox import Limits, Sandbox, create_sandbox, kind_for_option
+from benchmark.sandbox import Limits, Sandbox, SandboxKind, create_sandbox, kind_for_option
 from benchmark.suites.base import CaseContext, Suite
 from benchmark.textsafe import RECORD_FIELD_CHARS, scrub
 from benchmark.verdict import DatasetError, InfrastructureError, NotEvaluable, Verdict
@@ -153,8 +153,10 @@ class CaseEvaluation:
         record = base_record(case, self.run, runtime.dataset, sandbox=str(runtime.sandbox.kind))
         started = time.perf_counter()
         problem: tuple[str, str, str] | None = None  # (outcome, category, detail)
+        ran: list[SandboxKind] = []
         try:
-            record.update(verdict_fields(checked_verdict(suite, suite.evaluate(case, context))))
+            with runtime.sandbox.tracking() as ran:
+                record.update(verdict_fields(checked_verdict(suite, suite.evaluate(case, context))))
         except OracleUnavailable as exc:
             problem = ("skipped", "oracle_unavailable", str(exc))
         except NotEvaluable as exc:
@@ -193,6 +195,8 @@ class CaseEvaluation:
         if problem is not None:
             outcome, category, detail = problem
             record.update({"outcome": outcome, "passed": False, "category": category, "detail": detail})
+        if ran:  # the kinds the case's executions ran in (a warm pool runs some cold)
+            record["sandbox"] = "+".join(sorted({str(kind) for kind in ran}))
         record["end_reason"] = end_reason(record)
         # No lone surrogate (it cannot be written) and no field over the record's bound.
         record = scrub(record, RECORD_FIELD_CHARS)

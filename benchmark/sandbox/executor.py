@@ -28,9 +28,10 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path, PurePosixPath
 from typing import IO, Any, Self
 
@@ -151,6 +152,7 @@ class Sandbox(ABC):
         self.cap = cap if cap is not None else PidsCgroup.find()
         self.fallback_reason = fallback_reason
         self.hidden = sorted({Path(os.path.realpath(os.path.abspath(p))) for p in hidden_paths})
+        self._tracked = threading.local()
 
     # ------------------------------------------------------------------ public API
 
@@ -183,6 +185,19 @@ class Sandbox(ABC):
         A script ending in ``sys.exit(0)`` is OK; a non-zero exit status is a runtime error.
         """
         return self._execute(code, limits or self.limits, "script", files)
+
+    @contextlib.contextmanager
+    def tracking(self) -> Iterator[list[SandboxKind]]:
+        """The kinds this thread's executions ran in while the block runs, one per execution: what a
+        case record names, since a warm pool runs a case cold while its server starts or after
+        its server died."""
+        used: list[SandboxKind] = []
+        previous = getattr(self._tracked, "used", None)
+        self._tracked.used = used
+        try:
+            yield used
+        finally:
+            self._tracked.used = previous
 
     def close(self) -> None:  # noqa: B027 - deliberately a no-op unless overridden
         """Stop what the sandbox keeps running between cases (the warm pool's servers); later cases
@@ -226,11 +241,15 @@ class Sandbox(ABC):
             finally:
                 result.close()
             started, verdict = read_result(result.buffer, limits.result_bytes)
-            return self._classifier.classify(mode, run, started, verdict, limits)
+            executed = self._classifier.classify(mode, run, started, verdict, limits)
         except OSError as exc:
-            return infrastructure_fault(self.kind, exc)
+            executed = infrastructure_fault(self.kind, exc)
         finally:
             _remove_tree(input_dir)
+        used = getattr(self._tracked, "used", None)
+        if used is not None:
+            used.append(executed.sandbox)
+        return executed
 
 
 class SubprocessSandbox(Sandbox):

@@ -80,7 +80,7 @@ class OutcomeClassifier:
     ) -> ExecutionResult:
         def make(outcome: Outcome, error: str, value: dict[str, Any] | None = None) -> ExecutionResult:
             return ExecutionResult(
-                outcome, value, run.stdout, error, round(run.wall_s, 4), self.kind, run.stderr
+                outcome, value, run.stdout, error, round(run.wall_s, 4), run.kind or self.kind, run.stderr
             )
 
         if started and verdict_bytes is None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import dataclasses
 import os
 import shutil
 import signal
@@ -381,7 +382,7 @@ class PoolSandbox(BwrapSandbox):
                         self._idle.append(server)
                 return run
             result.renew()
-        return super()._launch(input_dir, mode, limits, result)
+        return dataclasses.replace(super()._launch(input_dir, mode, limits, result), kind=SandboxKind.BWRAP)
 
     def close(self) -> None:
         """Stop every server, a starting one included (also registered to run at interpreter exit)."""

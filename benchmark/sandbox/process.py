@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
-from benchmark.sandbox.core import Limits
+from benchmark.sandbox.core import Limits, SandboxKind
 
 _PR_SET_PDEATHSIG = 1
 _PR_SET_DUMPABLE = 4
@@ -260,13 +260,15 @@ class HeadBuffer:
 
 @dataclass(frozen=True)
 class ProcessRun:
-    """How one process tree ended."""
+    """How one process tree ended; ``kind`` is the sandbox kind it ran in when that differs from the
+    sandbox's own (a warm pool's case that ran cold)."""
 
     returncode: int
     timed_out: bool
     wall_s: float
     stdout: str
     stderr: str
+    kind: SandboxKind | None = None
 
 
 def run_process(

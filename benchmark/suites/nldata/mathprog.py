@@ -245,12 +245,17 @@ def read_solution(text: str) -> tuple[str, float | None]:
 #: so the message is the reason given for a solve without an optimal status. (Not every such line is
 #: a refusal: ``glp_mpl_build_prob: row z; constant term 6 ignored`` comes with optimal solves.)
 _REFUSAL = re.compile(r"^glp_\w+: .*$", re.MULTILINE)
+#: GLPK's message when an allocation fails (it then aborts): not a syntax error of the model.
+_OUT_OF_MEMORY = re.compile(r"^glp_alloc: no memory available.*$", re.MULTILINE)
 
 
 def interpret(
     rc: int, log: str, solution: str | None, model: str, data: str, rewrites: dict[str, list[str]]
 ) -> Execution:
     """Turn glpsol's exit status, log and solution file into an :class:`Execution`."""
+    if memory := _OUT_OF_MEMORY.search(log):  # GLPK aborts where it stands, mid-translation or not
+        reason = f"glpsol ran out of memory (the sandbox's memory cap): {memory.group()}"
+        return Execution("error", None, "runtime", reason, log, rewrites)
     translated = "Model has been successfully generated" in log
     if "MathProg model processing error" in log or (rc != 0 and solution is None and not translated):
         category, error = classify(log, model, data)

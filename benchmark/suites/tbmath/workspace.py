@@ -59,7 +59,7 @@ limit = payload["output_bytes"]
 text = output.decode("utf-8", "replace")
 if len(text) > limit:
     text = text[: limit // 2] + "\n[... output truncated ...]\n" + text[-limit // 2 :]
-changed, seen = {}, set()
+changed, seen, total = {}, set(), 0
 for folder, _dirs, names in os.walk(root):
     for name in names:
         path = os.path.join(folder, name)
@@ -67,13 +67,18 @@ for folder, _dirs, names in os.walk(root):
             continue
         rel = os.path.relpath(path, root).replace(os.sep, "/")
         seen.add(rel)
+        total += os.path.getsize(path)
+        if total > payload["max_bytes"]:
+            continue  # nothing is shipped back: the harness discards the call's changes
         with open(path, "rb") as handle:
             raw = handle.read()
         if before.get(rel) != hashlib.sha256(raw).hexdigest():
             changed[rel] = base64.b64encode(raw).decode("ascii")
 deleted = sorted(set(before) - seen)
+if total > payload["max_bytes"]:
+    changed, deleted = {}, []
 print("@@TBMATH_WORKSPACE@@" + json.dumps({"output": text, "exit_code": code, "timed_out": timed_out,
-                                           "changed": changed, "deleted": deleted}))
+                                           "changed": changed, "deleted": deleted, "total_bytes": total}))
 """
 
 
@@ -126,6 +131,7 @@ class Workspace:
             "code": code,
             "timeout_s": timeout_s,
             "output_bytes": output_chars,
+            "max_bytes": MAX_WORKSPACE_BYTES,
         }
         limits = Limits(
             wall_timeout_s=timeout_s + 60,
@@ -140,6 +146,18 @@ class Workspace:
             if line.startswith(RESULT_PREFIX):
                 reported = json.loads(line[len(RESULT_PREFIX) :])
                 break
+        if reported is None and result.ok:
+            # The report ran past the sandbox's capture limit (its head was cut): nothing of it,
+            # base64 included, is shown, and the directory stays as it was before the call.
+            return ToolResult(
+                tool,
+                None,
+                "",
+                False,
+                (),
+                error="the call's report did not come back whole (its output and changed files "
+                "exceeded the capture limit); changes discarded",
+            )
         if reported is None:
             # The command took the whole sandbox down (memory cap, the outer timeout): the agent sees
             # why, and the directory stays as it was before the call.
@@ -150,6 +168,16 @@ class Workspace:
                 result.outcome is Outcome.TIMEOUT,
                 (),
                 error=f"{result.outcome.value}: {result.error.strip()[:500]}",
+            )
+        if int(reported.get("total_bytes", 0)) > MAX_WORKSPACE_BYTES:
+            return ToolResult(
+                tool,
+                reported["exit_code"],
+                reported["output"],
+                reported["timed_out"],
+                (),
+                error=f"the working directory would exceed {MAX_WORKSPACE_BYTES} bytes "
+                f"({reported['total_bytes']} bytes); changes discarded",
             )
         updated = dict(self.files)
         for rel in reported["deleted"]:
