@@ -158,3 +158,34 @@ def test_integrality_is_stated_where_the_gold_model_has_integer_variables() -> N
             assert re.search(r"exactly one|either|set up its line", description), record["id"]
         if record["problem_type"] == "LP":
             assert re.search(r"[Ff]ractional|any amount|kilograms|split", description), record["id"]
+
+
+#: Words by which a distractor would say itself that it does not apply.
+SELF_LABEL = re.compile(
+    r"\b(not|no|none|irrelevant|ignore|advisory|unused|only|optional|n/a)\b|\(", re.IGNORECASE
+)
+
+
+def test_distractors_are_four_per_instance_chosen_by_seed_and_never_label_themselves() -> None:
+    chosen: dict[str, set[frozenset[str]]] = {}
+    for record in RECORDS:
+        plain, irr = record["settings"]["nl_data"], record["settings"]["nl_data_irr"]
+        extra = _shown_names(irr) - _shown_names(plain)
+        assert len(extra) == 4, (record["id"], extra)
+        chosen.setdefault(record["domain"], set()).add(frozenset(extra))
+        for table in irr["tables"]:
+            meanings = dict(table["columns"])
+            if table["name"] == "scalars":
+                meanings |= {row[0]: row[2] for row in table["rows"]}
+            for name in extra & set(meanings):
+                assert not SELF_LABEL.search(meanings[name]), (record["id"], name, meanings[name])
+                assert not SELF_LABEL.search(name.replace("_", " ")), (record["id"], name)
+        # every irr setting of the instance shows the same four
+        for setting in ("derivation_irr", "prediction_irr", "multi_prediction_irr"):
+            base = setting.removesuffix("_irr")
+            shown = _shown_names(record["settings"][setting]) - _shown_names(record["settings"][base])
+            # (a table that holds distractors alone brings its own key column headers)
+            headers = {"parameter", "value", "meaning", *(s["noun"] for s in record["base"]["sets"])}
+            assert shown - headers == extra, (record["id"], setting)
+    # chosen per instance: within a domain the sets of four differ between instances
+    assert all(len(sets) >= 5 for sets in chosen.values()), {d: len(s) for d, s in chosen.items()}

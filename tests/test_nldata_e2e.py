@@ -155,8 +155,11 @@ def _plan() -> tuple[dict[str, str], dict[str, str]]:
             break
     for record in production:
         task = record["settings"]["nl_data_irr"]
+        season = _season(record)
+        if season is None:
+            continue
         data = _with_param(task["gold_data"], "capacity", _values(record, "capacity") | {
-            k: v for k, v in ((row[0], row[-1]) for row in _season(record))})  # fmt: skip
+            k: v for k, v in ((row[0], row[-1]) for row in season)})  # fmt: skip
         if _changes_optimum(record, task["gold_model"], data):
             replies[_key(record, "nl_data_irr")] = fenced(task["gold_model"], data)
             expect[_key(record, "nl_data_irr")] = "irrelevant_column"
@@ -191,13 +194,19 @@ def _plan() -> tuple[dict[str, str], dict[str, str]]:
     return replies, expect
 
 
-def _season(record: dict) -> list[list]:
-    """The distractor 'capacity_next_season' of the irr tables, as [member, value] rows."""
+def _season(record: dict) -> list[list] | None:
+    """The distractor 'capacity_next_season' of the irr tables, as [member, value] rows (None when
+    the instance's four distractors do not include it)."""
     table = next(
-        t
-        for t in record["settings"]["nl_data_irr"]["tables"]
-        if any(c == "capacity_next_season" for c, _ in t["columns"])
+        (
+            t
+            for t in record["settings"]["nl_data_irr"]["tables"]
+            if any(c == "capacity_next_season" for c, _ in t["columns"])
+        ),
+        None,
     )
+    if table is None:
+        return None
     column = [c for c, _ in table["columns"]].index("capacity_next_season")
     return [[row[0], float(row[column])] for row in table["rows"]]
 

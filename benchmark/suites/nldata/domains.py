@@ -5,7 +5,10 @@ A domain fixes the story (no numbers in it: the description the model sees in ev
 computed from, generated first so the target is exact), the parameters that may be predicted
 (integer-valued, one-dimensional or scalar) and near-synonym distractor columns (§5.2: semantically
 close attributes, such as a second capacity for another season, are what mislead models).
-Solving and verification happen in ``generation.py``; a domain only has to produce plausible,
+The distractors a domain writes are its own near-synonyms; ``settings.distractor_pool`` adds more
+from the parameters, and each instance shows four of them, chosen by its seed. None says that it
+does not apply: the story does. Solving and verification happen in ``generation.py``; a domain
+only has to produce plausible,
 usually feasible data, and the generator rejects and redraws the rest.
 """
 
@@ -132,7 +135,7 @@ subject to demand_limit{p in PRODUCTS}: make[p] <= max_demand[p];
                 "capacity_next_season",
                 resources,
                 [c + rng.randint(5, 30) for c in capacity],
-                "capacity of the resource in the next season (not the planning season)",
+                "capacity of the resource in the next season",
             ),
         ),
     )
@@ -220,7 +223,7 @@ subject to supply{i in INGREDIENTS}: use[i] <= available[i];
                 "max_content",
                 properties,
                 [m + rng.randint(10, 30) for m in minimum],
-                "upper content of the property recommended by a trade guide, in percent (not a requirement)",
+                "upper content of the property recommended by a trade guide, in percent",
             ),
         ),
     )
@@ -369,7 +372,7 @@ subject to portion{f in FOODS}: serve[f] <= max_servings[f];
                 "max_intake",
                 nutrients,
                 [n * 3 + rng.randint(1, 20) for n in need],
-                "safe upper daily intake of the nutrient (advisory only)",
+                "safe upper daily intake of the nutrient",
             ),
             _p1(
                 "calories", foods, [rng.randint(50, 400) for _ in cost], "calories in one serving of the food"
@@ -438,7 +441,7 @@ subject to task_limit{w in WORKERS}: sum{t in TASKS} assign[w, t] <= max_tasks;
                 "overtime_hours",
                 workers,
                 [rng.randint(2, 10) for _ in cap],
-                "overtime hours the worker would accept (not allowed in this plan)",
+                "overtime hours the worker would accept",
             ),
             _p1("seniority", workers, [rng.randint(1, 25) for _ in cap], "years of seniority of the worker"),
         ),
@@ -548,7 +551,8 @@ subject to setup_needed{t in PERIODS}: produce[t] <= capacity * setup[t];
         "lot_sizing",
         "MILP",
         "A factory plans production over consecutive periods, numbered from one. In each period it may "
-        "set up its line, paying the setup cost, and then produce at most the line's capacity; without a "
+        "set up its line, paying the setup cost, and then produce at most the line's capacity (there is no "
+        "overtime and no backlog); without a "
         "setup it produces nothing. Demand of each period must be met from stock and production, stock "
         "carried at the end of a period costs the holding cost per unit, and the factory starts with the "
         "initial stock. Minimize total setup and holding cost.",
@@ -578,12 +582,12 @@ subject to setup_needed{t in PERIODS}: produce[t] <= capacity * setup[t];
             _scalar(
                 "backlog_cost",
                 rng.randint(5, 20),
-                "cost per unit of backlogged demand (backlog is not allowed)",
+                "cost per unit of backlogged demand",
             ),
             _scalar(
                 "overtime_capacity",
                 rng.randint(5, 30),
-                "extra units per period with overtime (not available)",
+                "extra units per period with overtime",
             ),
         ),
     )
@@ -611,12 +615,12 @@ subject to cover{d in DAYS}:
     return _record(
         "staffing",
         "MILP",
-        "A service centre staffs the seven days of a repeating week, numbered from one. Every employee "
-        "works the given number of consecutive days (wrapping from the last day of the week to the "
-        "first) and then rests; each employee hired costs the weekly wage. Each day needs at least its "
-        "required number of employees on duty. Decide how many employees start on each day, a whole "
-        "number of employees each (nobody is split), so that the total weekly wage bill is as small as "
-        "possible.",
+        "A service centre staffs the seven days of an ordinary repeating week, numbered from one. Every "
+        "employee is full-time and works the given number of consecutive days (wrapping from the last day"
+        " of the week to the first) and then rests; each employee hired costs the weekly wage. Each day "
+        "needs at least its required number of employees on duty. Decide how many employees start on each"
+        " day, a whole number of employees each (nobody is split), so that the total weekly wage bill is "
+        "as small as possible.",
         (days,),
         (
             _p1("required", days, need, "employees required on duty on the day"),
@@ -646,12 +650,12 @@ subject to cover{d in DAYS}:
                 "required_holiday",
                 days,
                 [n + rng.randint(1, 5) for n in need],
-                "employees required on the day in holiday weeks (not this week)",
+                "employees required on the day in holiday weeks",
             ),
             _scalar(
                 "part_time_wage",
                 rng.randint(150, 400),
-                "weekly wage of a part-time employee (none are hired)",
+                "weekly wage of a part-time employee",
             ),
         ),
     )

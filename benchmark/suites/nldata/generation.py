@@ -32,7 +32,14 @@ from typing import Any
 from benchmark.suites.nldata.domains import DOMAINS, Domain
 from benchmark.suites.nldata.mathprog import BACKEND, DATA_FILE, MODEL_FILE, rewrite, run_local
 from benchmark.suites.nldata.records import BaseRecord, Param, data_file
-from benchmark.suites.nldata.settings import SETTINGS, SettingTask, build, derived_model, extrapolate
+from benchmark.suites.nldata.settings import (
+    SETTINGS,
+    SettingTask,
+    build,
+    derived_model,
+    distractor_pool,
+    extrapolate,
+)
 
 DATASET = "optbench-nldata"
 VERSION = "1"
@@ -194,7 +201,7 @@ def _instance_json(record: BaseRecord) -> dict[str, Any]:
     some setting shows (the derivation's components, the distractor columns)."""
     params = {p.name: p for p in record.params}
     extra: list[Param] = [
-        p for p in (*record.derivation.components, *record.distractors) if p.name not in params
+        p for p in (*record.derivation.components, *distractor_pool(record)) if p.name not in params
     ]
     return {
         "sets": [{"name": s.name, "members": list(s.members), "noun": s.noun} for s in record.sets],

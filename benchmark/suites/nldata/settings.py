@@ -8,7 +8,10 @@
   next value follows a stated pattern (linear trend, a four-period seasonal cycle, or one level
   change), with distractors: a missing entry and a row marked ``outlier``. The gold data file holds the
   predicted values, which are, by construction, the base record's values.
-* every ``*_irr`` twin adds the domain's near-synonym distractor columns to the tables.
+* every ``*_irr`` twin adds four distractor columns to the tables, chosen by the instance's seed from
+  a pool (:func:`distractor_pool`): the domain's own near-synonyms and plausible attributes, and the
+  same quantities at another time (last year, next season, last year's budget, an older average).
+  No distractor's header or meaning says it does not apply; the story is what rules it out.
 
 The validity criterion (§3.3) is checked in ``generation.py`` and again by the test suite: the gold
 model and data of every setting, executed, give the base optimum, and every history table, read back
@@ -90,8 +93,52 @@ class SettingTask:
         }
 
 
+DISTRACTORS_SHOWN = 4
+#: Near-synonyms of a real parameter: the same quantity at another time or in another plan.
+_SYNONYMS: tuple[tuple[str, str], ...] = (
+    ("last_year", "{text}, as recorded last year"),
+    ("next_season", "{text} forecast for the season after this plan"),
+    ("budgeted", "{text} in last year's budget"),
+    ("avg_3y", "{text}, averaged over the three years before last"),
+)
+
+
+def _near(value: float, rng: random.Random) -> float:
+    moved = value * rng.uniform(0.7, 1.3)
+    return max(1, round(moved)) if float(value).is_integer() else round(moved, 2)
+
+
+def distractor_pool(record: BaseRecord) -> tuple[Param, ...]:
+    """The domain's own distractors, then near-synonyms of its one-dimensional and scalar parameters
+    (values near the real ones, drawn from the instance's own seed)."""
+    rng = random.Random(f"{record.instance_id}:{record.seed}:distractor-pool")
+    taken = {p.name for p in (*record.params, *record.derivation.components, *record.distractors)}
+    pool = list(record.distractors)
+    for param in record.params:
+        if len(param.index) > 1:
+            continue
+        for suffix, text in _SYNONYMS:
+            name = f"{param.name}_{suffix}"
+            if name in taken:
+                continue
+            values = {key: _near(value, rng) for key, value in param.values.items()}
+            if values == param.values:
+                first = next(iter(values))
+                values[first] += 1
+            pool.append(Param(name, param.index, values, text.format(text=param.text)))
+            taken.add(name)
+    return tuple(pool)
+
+
+def shown_distractors(record: BaseRecord) -> tuple[Param, ...]:
+    """The four distractors an instance's ``*_irr`` settings show, chosen by its seed, in pool order."""
+    pool = distractor_pool(record)
+    chosen = set(random.Random(f"{record.seed}:distractors").sample(range(len(pool)), DISTRACTORS_SHOWN))
+    return tuple(p for position, p in enumerate(pool) if position in chosen)
+
+
 def _with_distractors(record: BaseRecord, params: list[Param], irrelevant: bool) -> list[Param]:
-    return params + list(record.distractors) if irrelevant else params
+    return params + list(shown_distractors(record)) if irrelevant else params
 
 
 def derived_model(record: BaseRecord) -> tuple[str, list[Param]]:
