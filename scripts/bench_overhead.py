@@ -33,6 +33,7 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
+SUITES = ("mmopt", "mamo")
 sys.path.insert(0, str(REPO))
 
 from benchmark.sandbox.environment import sandbox_environment  # noqa: E402
@@ -151,22 +152,35 @@ def measure(suite: str, repeat: int, subcategories: list[str], cold: bool = True
     }
 
 
+def chosen(suite_args: list[str], only_args: list[str]) -> tuple[list[str], dict[str, list[str]]]:
+    """The suites to measure and each one's subcategories: ``--only mmopt:maximum_flow`` alone
+    measures that subcategory of mmopt and no other suite; ``--suite NAME`` adds NAME (whole unless
+    an ``--only`` narrows it); neither: every suite, whole."""
+    only: dict[str, list[str]] = {}
+    for item in only_args:
+        suite, _, name = item.partition(":")
+        if suite not in SUITES or not name:
+            raise ValueError(f"--only {item!r}: expected SUITE:SUBCATEGORY, SUITE one of {', '.join(SUITES)}")
+        only.setdefault(suite, []).append(name)
+    suites = list(dict.fromkeys([*suite_args, *only])) or list(SUITES)
+    return suites, only
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--repeat", type=int, default=1)
-    parser.add_argument("--suite", action="append", choices=("mmopt", "mamo"), default=[])
+    parser.add_argument("--suite", action="append", choices=SUITES, default=[])
     parser.add_argument("--no-cold", action="store_true", help="leave out the cold -n 1 run (the slowest)")
     parser.add_argument(
         "--only", action="append", default=[], metavar="SUITE:SUBCATEGORY", help="a subset (repeatable)"
     )
     args = parser.parse_args()
-    suites = args.suite or ["mmopt", "mamo"]
-    only: dict[str, list[str]] = {}
-    for item in args.only:
-        suite, _, name = item.partition(":")
-        only.setdefault(suite, []).append(name)
+    try:
+        suites, only = chosen(args.suite, args.only)
+    except ValueError as exc:
+        parser.error(str(exc))
     result: dict[str, object] = {
         suite: measure(suite, args.repeat, only.get(suite, []), cold=not args.no_cold) for suite in suites
     }
