@@ -112,6 +112,19 @@ def test_a_gap_in_a_numbered_attachment_series_is_reported(tmp_path) -> None:
     )
 
 
+def test_a_dockerfile_asking_for_other_packages_says_so(tmp_path) -> None:
+    from benchmark.suites.tbmath.sandboxes import environment_differences
+
+    root = _copy(tmp_path, "shop-demand") / "shop-demand"
+    dockerfile = root / "environment" / "Dockerfile"
+    dockerfile.write_text("FROM python:3.12-slim\nRUN pip install numpy==2.0.2 pandas==2.1.0 torch==2.3.0\n")
+    assert environment_differences(root) == (
+        "pandas==2.1.0 (the agent stack has 2.2.2)",
+        "torch==2.3.0 (not in the agent stack)",
+    )
+    assert environment_differences(RELEASE / "shop-demand") == ()  # ships no Dockerfile
+
+
 def _hostile(root: Path, kind: str) -> str:
     """Damage one task folder; returns what the dataset error must name."""
     if kind == "escaping attachment link":

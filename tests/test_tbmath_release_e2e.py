@@ -45,6 +45,8 @@ def test_one_damaged_task_is_one_dataset_error_and_the_others_score(bench, tmp_p
         assert flags["gate"] == "ungated" and flags["references"] == "single anchor"
         summary = (run.run_dir / "summary.md").read_text()
         assert "TB-MathModel task flags" in summary and "travel_times.csv" in summary
+        html = (run.run_dir / "report.html").read_text()
+        assert "TB-MathModel task flags" in html and "single anchor" in html and "ungated" in html
 
 
 def test_official_scoring_scores_external_artifacts_with_the_tasks_verifier(bench, tmp_path) -> None:

@@ -44,7 +44,8 @@ def _gate(record: Mapping[str, Any]) -> str:
 def flags_table(records: Sequence[Mapping[str, Any]]) -> Table | None:
     """Per task, what its scores rest on: gate or none ("ungated"), a reference panel or one
     anchor ("single anchor"), the config's format, metrics the release leaves unscored, metrics
-    whose orientation was inferred, and attachments the copy lacks."""
+    whose orientation was inferred, attachments the copy lacks, and Python packages its Dockerfile
+    pins differently from the agent stack."""
     flags: dict[str, Mapping[str, Any]] = {}
     for record in records:
         found = (record.get("extra") or {}).get("task_flags")
@@ -61,12 +62,22 @@ def flags_table(records: Sequence[Mapping[str, Any]]) -> Table | None:
             str(len(item.get("unscored_metrics") or {})),
             str(item.get("inferred_orientation", 0)),
             "; ".join(item.get("missing_attachments") or ()) or "none",
+            "; ".join(item.get("environment_differences") or ()) or "as pinned",
         )
         for task_id, item in sorted(flags.items())
     )
     return Table(
         "TB-MathModel task flags",
-        ("task", "gate", "references", "config", "unscored", "inferred orientation", "missing attachments"),
+        (
+            "task",
+            "gate",
+            "references",
+            "config",
+            "unscored",
+            "inferred orientation",
+            "missing attachments",
+            "Dockerfile packages",
+        ),
         rows,
     )
 

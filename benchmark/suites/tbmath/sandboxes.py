@@ -13,6 +13,7 @@ When ``.venv-agent`` is missing, the run's own sandbox is used and the record sa
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 from benchmark.sandbox import Sandbox
@@ -40,6 +41,26 @@ def agent_environment() -> PythonEnvironment | None:
 def advertised_packages() -> tuple[str, ...]:
     """What the tool description tells the model it can import (from ``agent_stack.txt``)."""
     return tuple(p.prompt for p in solver_stack(AGENT_STACK) if p.prompt is not None)
+
+
+_PIN = re.compile(r"(?<![\w.-])([A-Za-z0-9][A-Za-z0-9_.-]*)==([A-Za-z0-9_.+!-]+)")
+
+
+def environment_differences(task_root: Path) -> tuple[str, ...]:
+    """Where the task's ``environment/Dockerfile`` pins a Python package other than the agent
+    stack does (another version, or a package the stack lacks); empty when they agree or the task
+    ships no Dockerfile. Base images and system packages are not compared."""
+    dockerfile = task_root / "environment" / "Dockerfile"
+    if not dockerfile.is_file():
+        return ()
+    ours = {p.name.lower(): p.version for p in solver_stack(AGENT_STACK)}
+    out = []
+    for name, version in _PIN.findall(dockerfile.read_text(encoding="utf-8", errors="replace")):
+        have = ours.get(name.lower())
+        if have != version:
+            where = "not in the agent stack" if have is None else f"the agent stack has {have}"
+            out.append(f"{name}=={version} ({where})")
+    return tuple(dict.fromkeys(out))
 
 
 def agent_sandbox(base: Sandbox) -> tuple[Sandbox, str | None]:

@@ -38,7 +38,7 @@ from benchmark.suites.tbmath.agent import AgentLimits, run_episode
 from benchmark.suites.tbmath.certificates import certify, lean_source
 from benchmark.suites.tbmath.feasibility import CheckError, run_gate
 from benchmark.suites.tbmath.official_verifier import OfficialResult, run_official
-from benchmark.suites.tbmath.sandboxes import agent_sandbox
+from benchmark.suites.tbmath.sandboxes import agent_sandbox, environment_differences
 from benchmark.suites.tbmath.scoring import (
     multi_bo,
     multi_reference_o_eval,
@@ -345,6 +345,7 @@ def task_flags(task: tasks.Task) -> dict[str, Any]:
         "unscored_metrics": {m.path: m.unscored for m in task.declared_metrics if m.unscored},
         "inferred_orientation": len(task.inferred_orientation),
         "missing_attachments": list(task.missing_attachments),
+        "environment_differences": list(environment_differences(task.root)),
     }
 
 
