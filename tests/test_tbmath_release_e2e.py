@@ -43,6 +43,11 @@ def test_one_damaged_task_is_one_dataset_error_and_the_others_score(bench, tmp_p
             "environment/data/repo/travel_times.csv (listed in source_manifest.json)"
         ]
         assert flags["gate"] == "ungated" and flags["references"] == "single anchor"
+        declared = {m["path"]: m for m in records["shop-demand"]["extra"]["declared_metrics"]}
+        assert declared["plan.weekly_order"]["direction_source"].startswith("inferred")
+        route = {m["path"]: m for m in records["route-budget"]["extra"]["declared_metrics"]}
+        assert route["model.hours"]["unscored"] == "missing_baseline"
+        assert route["model.round_km"]["direction"] == "lower_is_better"
         summary = (run.run_dir / "summary.md").read_text()
         assert "TB-MathModel task flags" in summary and "travel_times.csv" in summary
         html = (run.run_dir / "report.html").read_text()

@@ -288,6 +288,9 @@ class TbMathSuite:
             "scoring": self.scoring,
             "task_flags": task_flags(task),
         }
+        if task.config_format != "oriented":
+            # a release config: each metric as declared, with where its orientation came from
+            extra["declared_metrics"] = [m.as_record() for m in task.declared_metrics]
         if self.artifacts_dir is not None:
             raw = self._external_artifact(task)
             extra["source"] = f"--artifacts {self.artifacts_dir}"
