@@ -111,6 +111,7 @@ class TbMathSuite:
         self.pass_at = 1.0
         self.wall_from_task = True
         self.scoring = "strict"
+        self.missing: dict[str, tuple[str, ...]] = {}  # task id → attachments its copy lacks
 
     def add_options(self, group: pytest.OptionGroup) -> None:
         group.addoption(
@@ -193,6 +194,12 @@ class TbMathSuite:
     def report_tables(self, records: Sequence[Mapping[str, Any]]) -> list[Table]:
         return reporting.report_tables(records)
 
+    def run_info(self) -> dict[str, str]:
+        """What the run manifest and summary record: the scoring, and (a warning) every task
+        whose copy lacks attachments its files name."""
+        missing = "; ".join(f"{task}: {', '.join(files)}" for task, files in sorted(self.missing.items()))
+        return {"scoring": self.scoring, "missing_attachments": missing or "none"}
+
     def default_dataset(self) -> Path:
         return _FIXTURES
 
@@ -209,6 +216,8 @@ class TbMathSuite:
             else:
                 family = str(task.metadata.get("domain") or task.metadata.get("family") or "open_modeling")
                 split = "yes" if task.literature_split else "no"
+                if task.missing_attachments:
+                    self.missing[root.name] = task.missing_attachments
             refs.append(
                 InstanceRef(
                     suite=SUITE_NAME,
