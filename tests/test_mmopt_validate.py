@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from benchmark.cli import main
+from benchmark.suites.mmopt.generation.certify import certify_package
 from benchmark.suites.mmopt.generation.dataset import GENERATION_REPORT, write_manifest
 from benchmark.suites.mmopt.generation.jsonio import dumps_canonical
 from benchmark.suites.mmopt.generation.validate import (
@@ -25,6 +26,7 @@ from benchmark.suites.mmopt.generation.validate import (
     ValidationReport,
     validate,
 )
+from benchmark.suites.mmopt.package import discover
 from benchmark.suites.mmopt.subcategories import get_subcategory
 from tests.conftest import fail_missing_fixture
 from tests.mmopt_support import failures_by_check, misreport_objective, rewrite_checksummed, rewrite_json
@@ -383,3 +385,21 @@ def test_an_infeasible_or_misreported_release_reference_is_a_failure(tmp_path):
     assert "230" in certificates[RELEASE_SAMPLE[1]].note
     assert "C1" in certificates[RELEASE_SAMPLE[2]].note
     assert {f.package for f in report.failures} == set(RELEASE_SAMPLE[1:])
+
+
+@pytest.mark.parametrize(
+    "rel",
+    [
+        # a full cost matrix restricted by feasible_assignments, sides named drivers/routes
+        "location_covering_assignment/bipartite_assignment/easy/ba_e_001",
+        # null cost and resource use for the pairs outside feasible_assignments
+        "location_covering_assignment/generalized_assignment_problem/hard/gap_h_009",
+        # decimal arc costs (0.4) for the integer cost-scaling solver
+        "network_optimization/time-expanded_multi-period_network_flow/easy/tempnf_e_001",
+    ],
+)
+def test_our_models_certify_release_packages_in_their_own_shapes(rel):
+    ref = next(ref for ref in discover(OFFICIAL) if "/".join(ref.path) == rel)
+    certificate = certify_package(ref, 60.0)
+    assert certificate.verdict == "optimal", certificate.note
+    assert certificate.ours == pytest.approx(certificate.official, abs=1e-6)

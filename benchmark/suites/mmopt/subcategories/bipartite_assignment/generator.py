@@ -127,18 +127,41 @@ def instantiate(rng: random.Random, structure: Structure, difficulty: str) -> di
 # Reading the official instance (templates and renderer use the same accessors)
 
 
+def _sides(instance: Mapping[str, Any]) -> tuple[list[str], list[str]]:
+    """The two sides: ``sets.left``/``sets.right``, or, where a release package names them by
+    role (``sets.drivers``/``sets.routes``), its first and second list."""
+    sets = instance["sets"]
+    if "left" in sets:
+        return list(sets["left"]), list(sets["right"])
+    lists = [list(value) for value in sets.values() if isinstance(value, list)]
+    if len(lists) != 2:
+        raise KeyError("sets.left")
+    return lists[0], lists[1]
+
+
 def workers(instance: Mapping[str, Any]) -> list[str]:
-    return list(instance["sets"]["left"])
+    return _sides(instance)[0]
 
 
 def tasks(instance: Mapping[str, Any]) -> list[str]:
-    return list(instance["sets"]["right"])
+    return _sides(instance)[1]
 
 
 def weights(instance: Mapping[str, Any]) -> Mapping[str, Mapping[str, int]]:
     """worker → task → weight, for the allowed pairs only."""
     matrix: Mapping[str, Mapping[str, int]] = instance["cost_matrix"]
     return matrix
+
+
+def allowed_weights(instance: Mapping[str, Any]) -> Mapping[str, Mapping[str, int]]:
+    """The weights the solvers may use: those of pairs in ``feasible_assignments`` (a release
+    package gives weights for every pair and restricts them there; ours give only allowed ones)."""
+    allowed = instance.get("feasible_assignments")
+    if not isinstance(allowed, Mapping):
+        return weights(instance)
+    return {
+        w: {t: v for t, v in row.items() if t in allowed.get(w, row)} for w, row in weights(instance).items()
+    }
 
 
 def sense(instance: Mapping[str, Any]) -> str:
@@ -176,7 +199,7 @@ def weight_matrix(instance: Mapping[str, Any], blocked: float) -> np.ndarray:
     matrix = np.full((len(workers(instance)), len(tasks(instance))), blocked, dtype=float)
     column = {t: j for j, t in enumerate(tasks(instance))}
     for i, w in enumerate(workers(instance)):
-        for t, value in weights(instance)[w].items():
+        for t, value in allowed_weights(instance)[w].items():
             matrix[i, column[t]] = value
     return matrix
 
@@ -208,7 +231,7 @@ def cross_check(instance: Mapping[str, Any]) -> tuple[str, float]:
     """The LP over the assignment polytope (HiGHS through SciPy) on the compatible pairs only: each
     worker exactly one task, each task at most one worker. The constraint matrix is the incidence
     matrix of a bipartite graph, totally unimodular, so the LP optimum is the integer optimum."""
-    left, right, weights_ = workers(instance), tasks(instance), weights(instance)
+    left, right, weights_ = workers(instance), tasks(instance), allowed_weights(instance)
     pairs = [(i, j, weights_[w][t]) for i, w in enumerate(left) for j, t in enumerate(right)
              if t in weights_[w]]  # fmt: skip
     sign = -1.0 if sense(instance) == MAXIMIZE else 1.0

@@ -106,20 +106,32 @@ def structural_problems(instance: Mapping[str, Any], difficulty: str) -> list[st
     return problems
 
 
-def _arrays(instance: Mapping[str, Any]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _arrays(instance: Mapping[str, Any]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Costs, resource uses, capacities, and which (agent, task) pairs are allowed: the release
+    writes ``null`` cost and use for a pair outside ``feasible_assignments``."""
     agents, jobs = instance["sets"]["agents"], instance["sets"]["tasks"]
-    cost = np.array([[instance["cost_matrix"][a][j] for j in jobs] for a in agents], dtype=int)
-    use = np.array([[instance["resource_matrix"][a][j] for j in jobs] for a in agents], dtype=int)
+    table = lambda key: [[instance[key][a][j] for j in jobs] for a in agents]  # noqa: E731
+    costs, uses = table("cost_matrix"), table("resource_matrix")
+    allowed = np.array(
+        [
+            [c is not None and u is not None for c, u in zip(*rows, strict=True)]
+            for rows in zip(costs, uses, strict=True)
+        ]
+    )
+    cost = np.array([[c or 0 for c in row] for row in costs], dtype=int)
+    use = np.array([[u or 0 for u in row] for row in uses], dtype=int)
     capacity = np.array([instance["agent_capacities"][a] for a in agents], dtype=int)
-    return cost, use, capacity
+    return cost, use, capacity, allowed
 
 
 def reference_solve(instance: Mapping[str, Any]) -> ReferenceSolution:
     """CP-SAT on the 0/1 model, one worker and a fixed seed so the returned optimum is reproducible."""
     agents, jobs = instance["sets"]["agents"], instance["sets"]["tasks"]
-    cost, use, capacity = _arrays(instance)
+    cost, use, capacity, allowed = _arrays(instance)
     model = cp_model.CpModel()
     x = [[model.new_bool_var(f"{a}_{j}") for j in jobs] for a in agents]
+    for a, j in zip(*np.nonzero(~allowed), strict=True):
+        model.add(x[a][j] == 0)
     for j in range(len(jobs)):
         model.add_exactly_one(x[a][j] for a in range(len(agents)))
     for a in range(len(agents)):
@@ -154,7 +166,7 @@ def reference_solve(instance: Mapping[str, Any]) -> ReferenceSolution:
 
 def cross_check(instance: Mapping[str, Any]) -> tuple[str, float]:
     """The same 0/1 program solved by HiGHS branch and bound through SciPy (variables agent-major)."""
-    cost, use, capacity = _arrays(instance)
+    cost, use, capacity, allowed = _arrays(instance)
     agents, jobs = cost.shape
     each_job_once = np.zeros((jobs, agents * jobs))
     within_capacity = np.zeros((agents, agents * jobs))
@@ -169,7 +181,7 @@ def cross_check(instance: Mapping[str, Any]) -> tuple[str, float]:
             LinearConstraint(within_capacity, lb=-np.inf, ub=capacity.astype(float)),
         ],
         integrality=np.ones(agents * jobs),
-        bounds=Bounds(0.0, 1.0),
+        bounds=Bounds(0.0, allowed.ravel().astype(float)),
     )
     if result.status != 0:
         raise Rejected("cross-check: MILP did not solve", str(result.message))
@@ -178,8 +190,8 @@ def cross_check(instance: Mapping[str, Any]) -> tuple[str, float]:
 
 def overloaded_by_cheapest(instance: Mapping[str, Any]) -> list[str]:
     """Agents whose capacity the cheapest-agent-per-job choice exceeds (ties to the lower agent)."""
-    cost, use, capacity = _arrays(instance)
-    cheapest = np.argmin(cost, axis=0)
+    cost, use, capacity, allowed = _arrays(instance)
+    cheapest = np.argmin(np.where(allowed, cost, np.iinfo(cost.dtype).max), axis=0)
     load = np.zeros(len(capacity), dtype=int)
     for j, a in enumerate(cheapest):
         load[a] += use[a, j]

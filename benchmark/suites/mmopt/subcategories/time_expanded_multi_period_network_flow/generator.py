@@ -368,10 +368,23 @@ def decisions(instance: Mapping[str, Any], arcs: list[ExpandedArc], flows: list[
     }
 
 
+def cost_scale(costs: list[float]) -> int:
+    """The least power of ten (up to 10^6) that makes every cost an integer: the release writes
+    costs such as 0.4, and the cost-scaling solver takes integers only."""
+    for digits in range(7):
+        scale = 10**digits
+        if all(abs(c * scale - round(c * scale)) < 1e-9 for c in costs):
+            return scale
+    raise Rejected("reference: arc costs need more than six decimals")
+
+
 def reference_solve(instance: Mapping[str, Any]) -> ReferenceSolution:
-    """OR-Tools cost-scaling min-cost flow on the time-expanded graph (exact on integer data)."""
+    """OR-Tools cost-scaling min-cost flow on the time-expanded graph (exact on integer data,
+    decimal costs scaled to integers)."""
     arcs = expanded_arcs(instance)
-    cost, flows = _solve(instance, arcs, [e.cost for e in arcs])
+    scale = cost_scale([e.cost for e in arcs])
+    scaled, flows = _solve(instance, arcs, [round(e.cost * scale) for e in arcs])
+    cost: float = scaled if scale == 1 else round(scaled / scale, 6)
     solution = {"status": "optimal", "objective_value": cost, "objective_exact": cost}
     solution.update(decisions(instance, arcs, flows))
     return ReferenceSolution(
