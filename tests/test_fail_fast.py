@@ -80,6 +80,17 @@ def test_an_unknown_host_is_unreachable_too(tmp_path: Path) -> None:
     assert err.value.kind == UNREACHABLE and "could not connect" in str(err.value)
 
 
+def test_a_failed_tls_handshake_is_unreachable(tmp_path: Path) -> None:
+    """https:// to a server that speaks plain HTTP: the handshake fails, no request is ever made."""
+    server = ChatServer(lambda body, seen: Reply(text="ok"))
+    with server.running():
+        adapter = _adapter(tmp_path, server.base_url.replace("http://", "https://"))
+        with pytest.raises(AdapterError) as err:
+            adapter.complete(_request())
+    assert err.value.kind == UNREACHABLE and "SSL" in str(err.value)
+    assert server.requests == []
+
+
 def test_401_stops_at_the_first_attempt_and_names_the_key_variable(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
