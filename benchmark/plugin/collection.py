@@ -74,7 +74,9 @@ class CaseCollection:
         config.addinivalue_line("markers", "benchmark: a benchmark case (collected from a suite's dataset)")
         for marker, description in marker_declarations(run.suite, run.instances).items():
             config.addinivalue_line("markers", f"{marker}: {description}")
-        for setting in run_settings(run.suite):
+        # a setting chosen with --setting outside the default ones still marks its cases
+        chosen = (run.options.setting,) if run.options.setting else ()
+        for setting in dict.fromkeys((*run_settings(run.suite), *chosen)):
             config.addinivalue_line("markers", f"{setting}: {run.suite.name} cases under setting {setting}")
 
     def pytest_generate_tests(self, metafunc: pytest.Metafunc) -> None:
