@@ -13,7 +13,7 @@ from benchmark.suites.nldata import dataset
 from benchmark.suites.nldata.generation import PER_DOMAIN, generate
 from benchmark.suites.nldata.mathprog import run_local
 from benchmark.suites.nldata.records import Table, number
-from benchmark.suites.nldata.settings import SETTINGS, extrapolate
+from benchmark.suites.nldata.settings import SETTINGS, extrapolate, identify
 from tests.conftest import REPO
 
 FIXTURES = REPO / "fixtures" / "nldata"
@@ -51,7 +51,10 @@ def test_validity_every_setting_reproduces_the_verified_optimum(record: dict) ->
             table = Table.from_json(next(t for t in task["tables"] if t["name"] == prediction["table"]))
             values = base[prediction["param"]]["values"]
             expected = {(row[0] if len(row) == 2 else "value"): row[-1] for row in values}
-            assert extrapolate(table, prediction["pattern"]) == expected, (setting, prediction)
+            if setting == "prediction_unnamed":
+                assert identify(table) == (prediction["pattern"], expected), (setting, prediction)
+            else:
+                assert extrapolate(table, prediction["pattern"]) == expected, (setting, prediction)
             # The predicted values are hidden: neither the gold answer's tables nor the text give them.
             assert prediction["param"] not in _shown_names(task)
         if setting == "nl":
@@ -189,3 +192,39 @@ def test_distractors_are_four_per_instance_chosen_by_seed_and_never_label_themse
             assert shown - headers == extra, (record["id"], setting)
     # chosen per instance: within a domain the sets of four differ between instances
     assert all(len(sets) >= 5 for sets in chosen.values()), {d: len(s) for d, s in chosen.items()}
+
+
+def test_unnamed_prediction_names_no_pattern_marks_no_outlier_and_is_identifiable() -> None:
+    patterns = Counter()
+    for record in RECORDS:
+        task = record["settings"]["prediction_unnamed"]
+        (prediction,) = task["predictions"]
+        table = next(t for t in task["tables"] if t["name"] == prediction["table"])
+        assert [c for c, _ in table["columns"]][-1] != "note"
+        assert not any("outlier" in cell for row in table["rows"] for cell in row)
+        assert not re.search(r"trend|season|cycle|level|linear|outlier", task["description"], re.IGNORECASE)
+        patterns[prediction["pattern"]] += 1
+    assert set(patterns) == {"trend", "seasonal", "step"}, patterns
+
+
+def test_identify_finds_the_pattern_and_the_unmarked_error_by_fitting() -> None:
+    def table(*columns: list[str]) -> Table:
+        rows = tuple((str(t), *(c[t - 1] for c in columns)) for t in range(1, len(columns[0]) + 1))
+        heads = (("round", ""), *((f"m{i}", "") for i in range(len(columns))))
+        return Table("history_x", "", heads, rows)
+
+    # a trend of +3 with round 4 recorded wrongly and round 6 missing: next (round 9) is 28
+    assert identify(table(["4", "7", "10", "99", "16", "", "22", "25"])) == ("trend", {"m0": 28.0})
+    # a four-round cycle 5, 9, 2, 7 with round 3 wrong: round 9 repeats round 5 (and 1)
+    assert identify(table(["5", "9", "40", "7", "5", "9", "2", "7"])) == ("seasonal", {"m0": 5.0})
+    # one level change to 12 after a wrong round 2: the level holds
+    assert identify(table(["8", "30", "8", "8", "12", "12", "12", "12"])) == ("step", {"m0": 12.0})
+    # two readings that predict differently (flat 6, or a cycle whose next value is 9): not identifiable
+    assert identify(table(["9", "6", "6", "6", "9", "6", "6", "6"])) is None
+    # every member column must lose the same row
+    assert (
+        identify(
+            table(["4", "7", "10", "99", "16", "19", "22", "25"], ["1", "2", "3", "4", "5", "6", "70", "8"])
+        )
+        is None
+    )

@@ -350,3 +350,15 @@ def test_setting_markers_select_across_all_nine(bench) -> None:
     run = bench("--suite=nldata", "--model=oracle", "-m", "multi_prediction_irr and lot_sizing and easy")
     assert run.returncode == 0, run.output[-3000:]
     assert {r["setting"] for r in run.records} == {"multi_prediction_irr"} and len(run.records) >= 3
+
+
+def test_unnamed_prediction_runs_by_name_and_records_the_true_pattern(bench) -> None:
+    run = bench(
+        "--suite=nldata", "--model=oracle", "--setting=prediction_unnamed", "-m", "lot_sizing and easy"
+    )
+    assert run.returncode == 0, run.output[-3000:]
+    records = run.records
+    assert records and all(r["setting"] == "prediction_unnamed" and r["passed"] for r in records)
+    assert all(
+        r["extra"]["predictions"][0]["pattern"] in ("trend", "seasonal", "step") for r in records
+    ) and all(r["extra"]["heldout"]["run"] for r in records)

@@ -33,16 +33,18 @@ from benchmark.suites.nldata.domains import DOMAINS, Domain
 from benchmark.suites.nldata.mathprog import BACKEND, DATA_FILE, MODEL_FILE, rewrite, run_local
 from benchmark.suites.nldata.records import BaseRecord, Param, data_file
 from benchmark.suites.nldata.settings import (
+    PAPER_SETTINGS,
     SETTINGS,
     SettingTask,
     build,
     derived_model,
     distractor_pool,
     extrapolate,
+    identify,
 )
 
 DATASET = "optbench-nldata"
-VERSION = "1"
+VERSION = "2"
 BASE_SEED = 20260415
 PER_DOMAIN = 14
 MAX_ATTEMPTS = 50
@@ -109,10 +111,14 @@ def check_task(record: BaseRecord, task: SettingTask, objective: float) -> None:
         )
     for prediction in task.predictions:
         table = next(t for t in task.tables if t.name == prediction.table)
-        predicted = extrapolate(table, prediction.pattern)
         expected = {
             (key[0] if key else "value"): v for key, v in record.param(prediction.param).values.items()
         }
+        if table.columns[-1][0] != "note":  # unnamed: the pattern must be found by fitting, uniquely
+            if identify(table) != (prediction.pattern, expected):
+                raise ValidityError(f"{where}: {table.name} does not identify one prediction, the truth")
+            continue
+        predicted = extrapolate(table, prediction.pattern)
         if predicted != expected:
             raise ValidityError(
                 f"{where}: {table.name} extrapolates to {predicted}, the gold data uses {expected}"
@@ -262,7 +268,8 @@ def generate(per_domain: int = PER_DOMAIN) -> dict[str, str]:
             "sha256": hashlib.sha256(files[name].encode()).hexdigest(),
         }
     manifest["base_tasks"] = per_domain * len(DOMAINS)
-    manifest["cases_per_sample"] = manifest["base_tasks"] * len(SETTINGS)
+    manifest["cases_per_sample"] = manifest["base_tasks"] * len(PAPER_SETTINGS)
+    manifest["settings_run_by_name"] = [s for s in SETTINGS if s not in PAPER_SETTINGS]
     manifest["unseen_per_task"] = UNSEEN_PER_TASK
     files["manifest.json"] = json.dumps(manifest, indent=2, sort_keys=True) + "\n"
     return files

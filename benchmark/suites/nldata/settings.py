@@ -20,9 +20,11 @@ and extrapolated by :func:`extrapolate`, gives the values the gold data file use
 
 from __future__ import annotations
 
+import itertools
 import random
 import re
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 from benchmark.suites.nldata.records import (
@@ -45,7 +47,11 @@ SETTINGS: tuple[str, ...] = (
     "prediction_irr",
     "multi_prediction",
     "multi_prediction_irr",
+    "prediction_unnamed",
 )
+#: The paper's nine settings (Fig. 5), what a run without ``--setting`` runs; ``prediction_unnamed``
+#: (issue 25) is run by name.
+PAPER_SETTINGS: tuple[str, ...] = SETTINGS[:9]
 HISTORY_PERIODS = 8
 SEASON = 4
 PATTERNS: tuple[str, ...] = ("trend", "seasonal", "step")
@@ -217,7 +223,10 @@ def _pattern_for(param: Param, rng: random.Random) -> str:
     return rng.choice(eligible)
 
 
-def _history_table(record: BaseRecord, param: Param, pattern: str, rng: random.Random) -> Table:
+def _history_table(
+    record: BaseRecord, param: Param, pattern: str, rng: random.Random, named: bool = True
+) -> Table:
+    """The history of ``param``; ``named=False`` leaves out the note column that marks the outlier."""
     rows, outlier, (missing_row, missing_member) = _history(param, pattern, rng)
     members = list(rows[0])
     noun = record.set(param.index[0]).noun if param.index else None
@@ -233,6 +242,9 @@ def _history_table(record: BaseRecord, param: Param, pattern: str, rng: random.R
             value = row[m] * 3 + 7 if t == outlier else row[m]
             cells.append("" if (t, m) == (missing_row, missing_member) else number(value))
         out.append((str(t), *cells, "outlier" if t == outlier else ""))
+    if not named:
+        columns = columns[:-1]
+        out = [row[:-1] for row in out]
     return Table(f"history_{param.name}", f"past values of the {param.text}", tuple(columns), tuple(out))
 
 
@@ -249,6 +261,45 @@ def _prediction_sentence(record: BaseRecord, param: Param, pattern: str, table: 
         f"the last recorded one. {who} "
         f"{_PATTERN_TEXT[pattern]}. A blank cell is a missing record and a row whose note says outlier "
         "is a recording error; ignore both when you predict. Use the predicted value in the model."
+    )
+
+
+def _unnamed_sentence(record: BaseRecord, param: Param, table: str) -> str:
+    scope = (
+        f"one value per {record.set(param.index[0]).noun}, each holding for the whole plan"
+        if param.index
+        else "one value for the whole plan (in a plan of several periods, the same in every period)"
+    )
+    return (
+        f"The {param.text} in the plan made now is not in the data: {scope}. Table {table} records its "
+        "values in past planning rounds, one row per round; the plan made now is the round right after "
+        "the last recorded one. The values follow a regular pattern that you must find in the table. A "
+        "blank cell is a missing record, and one row of the table is a recording error. Use the "
+        "predicted value in the model."
+    )
+
+
+def _unnamed_prediction_task(record: BaseRecord, setting: str) -> SettingTask:
+    """One parameter predicted from a history whose pattern is not named and whose outlier row is not
+    marked; the draw is kept only when :func:`identify` finds a single prediction, the true one."""
+    rng = random.Random(f"{record.seed}:{setting}")
+    param = record.param(record.predictable[0])
+    expected = {(key[0] if key else "value"): v for key, v in param.values.items()}
+    for _ in range(20):
+        pattern = _pattern_for(param, rng)
+        table = _history_table(record, param, pattern, rng, named=False)
+        if identify(table) == (pattern, expected):
+            break
+    else:
+        raise ValueError(f"{record.instance_id}: no identifiable unnamed history for {param.name}")
+    kept = [p for p in record.params if p is not param]
+    return SettingTask(
+        setting,
+        "\n\n".join([record.story, _unnamed_sentence(record, param, table.name), _DATA_NOTE]),
+        (*tables(record.sets, kept), table),
+        record.model,
+        data_file(record.sets, record.params),
+        predictions=(Prediction(param.name, pattern, table.name),),
     )
 
 
@@ -300,6 +351,8 @@ def build(record: BaseRecord, setting: str) -> SettingTask:
         return _prediction_task(record, setting, 1, irrelevant)
     if setting in ("multi_prediction", "multi_prediction_irr"):
         return _prediction_task(record, setting, 2, irrelevant)
+    if setting == "prediction_unnamed":
+        return _unnamed_prediction_task(record, setting)
     raise ValueError(f"unknown setting {setting!r}; settings: {', '.join(SETTINGS)}")
 
 
@@ -333,3 +386,52 @@ def extrapolate(table: Table, pattern: str) -> dict[str, float]:
         else:
             raise ValueError(f"unknown pattern {pattern}")
     return out
+
+
+def _fits(pattern: str, points: list[tuple[int, Fraction]], next_round: int) -> Fraction | None:
+    """The next round's value when ``points`` follow ``pattern`` exactly, else None."""
+    if len(points) < 3:
+        return None
+    if pattern == "trend":
+        (t0, v0), (t1, v1) = points[0], points[-1]
+        slope = (v1 - v0) / (t1 - t0)
+        if any(v0 + slope * (t - t0) != v for t, v in points):
+            return None
+        return v1 + slope * (next_round - t1)
+    if pattern == "seasonal":
+        phases: dict[int, set[Fraction]] = {}
+        for t, v in points:
+            phases.setdefault((next_round - t) % SEASON, set()).add(v)
+        if any(len(values) != 1 for values in phases.values()) or 0 not in phases:
+            return None
+        return next(iter(phases[0]))
+    if pattern == "step":
+        changes = sum(a != b for (_, a), (_, b) in itertools.pairwise(points))
+        return points[-1][1] if changes <= 1 and points[-1][1] == points[-2][1] else None
+    raise ValueError(f"unknown pattern {pattern}")
+
+
+def identify(table: Table) -> tuple[str, dict[str, float]] | None:
+    """The pattern and next-round values of an unmarked history, found by fitting: every pattern with
+    every choice of one row left out as the recording error (all member columns alike). None unless
+    the fits that hold give one prediction, and the pattern of the first fit (in ``PATTERNS`` order)."""
+    members = [name for name, _ in table.columns][1:]
+    next_round = len(table.rows) + 1
+    found: list[tuple[str, dict[str, float]]] = []
+    for pattern in PATTERNS:
+        for dropped in [None, *(int(row[0]) for row in table.rows)]:
+            prediction: dict[str, float] = {}
+            for position, member in enumerate(members, start=1):
+                points = [
+                    (int(row[0]), Fraction(row[position]))
+                    for row in table.rows
+                    if row[position] != "" and int(row[0]) != dropped
+                ]
+                value = _fits(pattern, points, next_round)
+                if value is None:
+                    break
+                prediction[member] = float(value)
+            else:
+                found.append((pattern, prediction))
+    predictions = {tuple(sorted(p.items())) for _, p in found}
+    return found[0] if len(predictions) == 1 else None
