@@ -129,6 +129,12 @@ def add_options(parser: pytest.Parser) -> None:
         "--model", default=None, help="model alias: oracle, replay:FILE, or an alias from the models file"
     )
     group.addoption("--suite", default=None, help="suite to run (default: optbench_suite in pytest.ini)")
+    group.addoption(
+        "--artifacts",
+        default=None,
+        help="score the answer files an external agent wrote in DIR, asking no model (tbmath: "
+        "DIR/<task>.json; mamo: DIR/<file>/<id>.lp or .py); without --model the model is artifacts:DIR",
+    )
     group.addoption("--setting", default=None, help="prompt setting (default: the suite's official one)")
     group.addoption(
         "--dataset", default=None, help="dataset root, or SUITE:PATH (default: the suite's shipped fixtures)"

@@ -61,11 +61,44 @@ def test_artifacts_without_a_model_score_and_the_run_names_the_folder(tmp_path: 
     assert f"optbench: model {source}, run folder" in run.output
 
 
-def test_a_suite_without_answer_files_still_needs_a_model() -> None:
-    """mmopt's answers are model responses: --artifacts names no model source there."""
+def test_a_suite_without_answer_files_refuses_them() -> None:
+    """mmopt's answers are model replies: --artifacts is a usage error there, not silently ignored."""
     done = subprocess.run(
         [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--artifacts=.", "-k", "mf_e_001"],
         cwd=REPO, capture_output=True, text=True, timeout=300,
     )  # fmt: skip
-    assert done.returncode == 5, done.stdout[-2000:]
-    assert "benchmark cases deselected: they run only with --model=ALIAS" in done.stdout
+    assert done.returncode == 4, done.stdout[-2000:] + done.stderr[-2000:]
+    assert "--artifacts: suite mmopt takes no answer files" in done.stderr
+
+
+@pytest.mark.slow
+def test_mamo_answer_files_are_scored_without_a_model(tmp_path: Path) -> None:
+    """An external agent's ``.lp`` file for an LP question and its Python program for an ODE
+    question, each at the question's own path; a question without a file fails the contract."""
+    from benchmark.suites.mamo import dataset
+
+    refs = {ref.path: ref for ref in dataset.discover(REPO / "fixtures" / "mamo")}
+    lp, ode = (
+        dataset.load_case(refs[("easy_lp", "1")]),
+        dataset.load_case(refs[("first_order_equation", "1")]),
+    )
+    assert lp.reference and ode.reference and ode.is_ode and not lp.is_ode
+    answers = tmp_path / "agent-out"
+    (answers / "easy_lp").mkdir(parents=True)
+    (answers / "first_order_equation").mkdir()
+    (answers / "easy_lp" / "1.lp").write_text(lp.reference, encoding="utf-8")
+    (answers / "first_order_equation" / "1.py").write_text(ode.reference, encoding="utf-8")
+    run = run_bench(
+        tmp_path / "run", "--suite=mamo", f"--artifacts={answers}",
+        "-k", "easy_lp/1- or first_order_equation/1- or first_order_equation/2-",
+    )  # fmt: skip
+    records = {r["case"].removesuffix("/fewshot/s0"): r for r in run.records}
+    assert set(records) == {
+        "mamo/easy_lp/1", "mamo/first_order_equation/1", "mamo/first_order_equation/2"
+    }, run.output[-3000:]  # fmt: skip
+    assert all(r["model"] == f"artifacts:{answers}" and r["model_calls"] == 0 for r in records.values())
+    assert records["mamo/easy_lp/1"]["outcome"] == "passed", records["mamo/easy_lp/1"]
+    assert records["mamo/first_order_equation/1"]["outcome"] == "passed"
+    missing = records["mamo/first_order_equation/2"]
+    assert (missing["outcome"], missing["category"]) == ("failed", "response_contract")
+    assert f"no answer file {answers / 'first_order_equation' / '2.py'}" in missing["detail"]

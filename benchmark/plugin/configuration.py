@@ -260,7 +260,14 @@ def _with_model_source(config: pytest.Config, suite: Suite, options: RunOptions)
     so a run that only scores such files needs no stand-in model, and its manifest, records and run
     folder name that source."""
     source = getattr(suite, "model_source", None)
-    if options.model is not None or not callable(source):
+    if not callable(source):
+        if config.getoption("artifacts", None):
+            raise ValueError(
+                f"--artifacts: suite {suite.name} takes no answer files (its answers are model replies; "
+                "--model=replay:FILE scores replies recorded elsewhere)"
+            )
+        return options
+    if options.model is not None:
         return options
     named = source(config)
     return dataclasses.replace(options, model=named) if named else options

@@ -1,6 +1,7 @@
 """The Mamo suite: ODE and LP/MILP word problems, answers checked by running the model's artifact.
 
-Per case: the k-shot prompt → the model's reply → the artifact (Python or ``.lp``) → the sandbox →
+Per case: the k-shot prompt → the model's reply (or, with ``--artifacts DIR``, the answer file an
+external agent wrote) → the artifact (Python or ``.lp``) → the sandbox →
 a number compared with the answer (``comparison.py``) → when the artifact did not execute, the
 code-modifier pass (``modifier.py``) and a second score. The official verdict is the raw one (Table
 4's main numbers); the modified result is recorded beside it in ``scores`` and reported as the
@@ -16,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from adapters.artifacts import PREFIX as ARTIFACTS_PREFIX
 from adapters.base import OracleUnavailable
 from benchmark.cases import Case, InstanceRef
 from benchmark.messages import Message
@@ -27,7 +29,7 @@ from benchmark.suites.mamo.execution import NOT_EXECUTED, Attempt, run_lp, run_p
 from benchmark.suites.mamo.lp_solvers import SOLVERS, solver_script
 from benchmark.suites.mamo.modifier import modify
 from benchmark.suites.mamo.prompts import DEFAULT_SHOTS, MAX_SHOTS, fenced, task_messages
-from benchmark.suites.mamo.response import extract
+from benchmark.suites.mamo.response import Extracted, extract
 from benchmark.verdict import Verdict
 
 _FIXTURES = Path(__file__).resolve().parents[3] / "fixtures" / "mamo"
@@ -66,6 +68,7 @@ class MamoSuite:
         self.modifier_alias: str | None = None
         self.lp_solver = "highs"
         self._lp_script = ""
+        self.artifacts_dir: Path | None = None
 
     def add_options(self, group: pytest.OptionGroup) -> None:
         group.addoption(
@@ -92,7 +95,23 @@ class MamoSuite:
             help="mamo: solver that reads the .lp files",
         )
 
+    def model_source(self, config: pytest.Config) -> str | None:
+        """``--artifacts DIR`` is the run's model source when no ``--model`` is given."""
+        artifacts = config.getoption("artifacts")
+        return f"{ARTIFACTS_PREFIX}{artifacts}" if artifacts else None
+
+    def answer_file(self, question: dataset.MamoCase, instance: InstanceRef) -> Path:
+        """Where an external agent puts its answer: ``DIR/<file>/<id>.py`` (ODE) or ``.lp``, the
+        question's own path (ids repeat across files)."""
+        assert self.artifacts_dir is not None
+        *folders, case_id = instance.path
+        return self.artifacts_dir.joinpath(*folders, f"{case_id}.{'py' if question.is_ode else 'lp'}")
+
     def configure(self, config: pytest.Config) -> None:
+        artifacts = config.getoption("artifacts")
+        self.artifacts_dir = Path(artifacts) if artifacts else None
+        if self.artifacts_dir is not None and not self.artifacts_dir.is_dir():
+            raise pytest.UsageError(f"--artifacts {artifacts}: not a directory")
         shots, passes = config.getoption("shots"), config.getoption("modifier_passes")
         if not 0 <= shots <= MAX_SHOTS:
             raise pytest.UsageError(f"--shots must be between 0 and {MAX_SHOTS}, got {shots}")
@@ -143,20 +162,29 @@ class MamoSuite:
         if case.setting not in self.settings:
             raise ValueError(f"mamo has no setting {case.setting!r}; choose from {', '.join(self.settings)}")
         question = dataset.load_case(case.instance)
-        messages = task_messages(question, self.shots)
-        completion = context.complete(messages, reference=lambda: _oracle_answer(question))
         answer = float(question.answer)
         extra: dict[str, Any] = {
             "answer": question.answer,
             "absolute_tolerance": absolute_tolerance(question.answer),
             "where": question.where,
             "lp_solver": None if question.is_ode else self.lp_solver,
-            "truncated": completion.truncated,
         }
-        prompt = "\n".join(m.plain_text() for m in messages)
-        extracted = extract(completion.text, ode=question.is_ode, prompt=prompt)
+        if self.artifacts_dir is not None:
+            path = self.answer_file(question, case.instance)
+            extra.update({"source": f"--artifacts {self.artifacts_dir}", "truncated": False})
+            truncated = False
+            if path.is_file():  # the same contract as a reply's artifact (fences optional)
+                extracted = extract(path.read_text(encoding="utf-8", errors="replace"), ode=question.is_ode)
+            else:
+                extracted = Extracted(None, f"no answer file {path}")
+        else:
+            messages = task_messages(question, self.shots)
+            completion = context.complete(messages, reference=lambda: _oracle_answer(question))
+            extra["truncated"] = truncated = completion.truncated
+            prompt = "\n".join(m.plain_text() for m in messages)
+            extracted = extract(completion.text, ode=question.is_ode, prompt=prompt)
         if extracted.artifact is None:
-            cut = " (the reply was cut off by the output limit)" if completion.truncated else ""
+            cut = " (the reply was cut off by the output limit)" if truncated else ""
             scores = {"raw": 0.0, "modified": 0.0, "executed_raw": 0.0, "executed_modified": 0.0}
             return Verdict.fail(
                 "response_contract",
@@ -167,7 +195,9 @@ class MamoSuite:
             )
         raw = self._execute(extracted.artifact, question.is_ode, context)
         final = raw
-        if raw.category in NOT_EXECUTED and self.modifier_passes > 0:
+        # An answer file has no model to repair it unless a modifier model is named.
+        can_modify = self.artifacts_dir is None or self.modifier_alias is not None
+        if raw.category in NOT_EXECUTED and self.modifier_passes > 0 and can_modify:
             modified = modify(
                 extracted.artifact,
                 raw,

@@ -115,9 +115,6 @@ class TbMathSuite:
 
     def add_options(self, group: pytest.OptionGroup) -> None:
         group.addoption(
-            "--artifacts", default=None, help="tbmath: score DIR/<task>.json instead of running an agent"
-        )
-        group.addoption(
             "--baseline", default=None, help="tbmath: run folder whose scores are the BO-Eval baseline"
         )
         group.addoption(
