@@ -122,7 +122,24 @@ def test_a_dockerfile_asking_for_other_packages_says_so(tmp_path) -> None:
         "pandas==2.1.0 (the agent stack has 2.2.2)",
         "torch==2.3.0 (not in the agent stack)",
     )
-    assert environment_differences(RELEASE / "shop-demand") == ()  # ships no Dockerfile
+    assert environment_differences(RELEASE / "shop-demand") == ()  # pins exactly the agent stack
+
+
+def test_a_task_with_a_dockerfile_gets_the_agent_stack_and_one_without_keeps_the_solver_stack(
+    tmp_path, agent_box
+) -> None:
+    from benchmark.sandbox import create_sandbox
+    from benchmark.suites.tbmath.sandboxes import AGENT_VENV_DIR, advertised_packages, episode_sandbox
+
+    root = _copy(tmp_path, "shop-demand") / "shop-demand"
+    with create_sandbox([RELEASE]) as base:
+        with_image, _ = episode_sandbox(base, root)
+        assert with_image.environment.prefix.name == AGENT_VENV_DIR
+        assert "openpyxl (pandas reads .xlsx with it)" in advertised_packages(root)
+        (root / "environment" / "Dockerfile").unlink()
+        without, note = episode_sandbox(base, root)
+        assert without is base and note is None
+        assert "openpyxl (pandas reads .xlsx with it)" not in advertised_packages(root)
 
 
 def _hostile(root: Path, kind: str) -> str:

@@ -29,7 +29,7 @@ from adapters.base import Completion, CompletionRequest, Decoding, OracleUnavail
 from benchmark.messages import ImagePart, Message, TextPart
 from benchmark.sandbox import Sandbox
 from benchmark.suites.base import CaseContext
-from benchmark.suites.tbmath.sandboxes import advertised_packages, agent_sandbox
+from benchmark.suites.tbmath.sandboxes import advertised_packages, episode_sandbox
 from benchmark.suites.tbmath.tasks import Task
 from benchmark.suites.tbmath.workspace import ToolResult, Workspace
 
@@ -45,7 +45,7 @@ TOOL_SPECS: tuple[ToolSpec, ...] = (
     ),
     ToolSpec(
         "python",
-        "Run a Python program in the working directory. Installed: " + ", ".join(advertised_packages()) + ".",
+        "Run a Python program in the working directory (the packages the task installs; no network).",
         {"type": "object", "properties": {"code": {"type": "string"}}, "required": ["code"]},
     ),
     ToolSpec(
@@ -127,7 +127,7 @@ def system_prompt(task: Task) -> str:
         "`view_image` shows you a PNG. If you cannot make tool calls, put each command in a fenced "
         "block (```bash, ```python, or ```view_image with a path). When the artifact is written, reply "
         f"without any tool call. Only the JSON file {task.artifact_path} (relative to the working "
-        "directory) is scored."
+        "directory) is scored. Python packages installed: " + ", ".join(advertised_packages(task.root)) + "."
     )
 
 
@@ -146,7 +146,7 @@ def run_episode(
 ) -> Episode:
     """Drive the model until it stops calling tools or a limit is reached."""
     workspace = Workspace(task.workspace_files())
-    sandbox, sandbox_note = agent_sandbox(context.sandbox)
+    sandbox, sandbox_note = episode_sandbox(context.sandbox, task.root)
     episode = Episode(workspace=workspace, sandbox_note=sandbox_note)
     figures = [ImagePart.from_file(path) for path in task.figures()]
     first: list[TextPart | ImagePart] = [TextPart(task.instruction)]

@@ -1,5 +1,9 @@
-"""The sandbox a TB-MathModel episode and a task's own verifier run in: the harness's sandbox, but
-with the agent stack instead of the solver stack.
+"""The sandbox a TB-MathModel episode and a task's own verifier run in.
+
+A task that declares its own environment (``environment/Dockerfile``, as every task of the public
+release does) gets the agent stack instead of the solver stack; so does every task's official
+verifier (it needs pytest). A task without a Dockerfile (our own) keeps the run's sandbox, whose
+solver stack its reference scripts were generated with.
 
 The public release's tasks promise the packages their ``environment/Dockerfile`` installs (pandas,
 openpyxl, xlrd, scikit-learn, matplotlib at fixed pins; most CUMCM attachments are ``.xlsx``) and
@@ -18,7 +22,12 @@ from pathlib import Path
 
 from benchmark.sandbox import Sandbox
 from benchmark.sandbox.core import SandboxKind
-from benchmark.sandbox.environment import PythonEnvironment, sandbox_environment, solver_stack
+from benchmark.sandbox.environment import (
+    PythonEnvironment,
+    prompt_libraries,
+    sandbox_environment,
+    solver_stack,
+)
 from benchmark.sandbox.executor import BwrapSandbox, SubprocessSandbox
 
 _CHECKOUT = Path(__file__).resolve().parents[3]
@@ -38,9 +47,16 @@ def agent_environment() -> PythonEnvironment | None:
     return environment if environment.dedicated else None  # not the harness's interpreter
 
 
-def advertised_packages() -> tuple[str, ...]:
-    """What the tool description tells the model it can import (from ``agent_stack.txt``)."""
-    return tuple(p.prompt for p in solver_stack(AGENT_STACK) if p.prompt is not None)
+def declares_environment(task_root: Path) -> bool:
+    """Whether the task ships its own ``environment/Dockerfile`` (then it gets the agent stack)."""
+    return (task_root / "environment" / "Dockerfile").is_file()
+
+
+def advertised_packages(task_root: Path) -> tuple[str, ...]:
+    """What the system prompt tells the model it can import in this task's episode."""
+    if declares_environment(task_root):
+        return tuple(p.prompt for p in solver_stack(AGENT_STACK) if p.prompt is not None)
+    return prompt_libraries()
 
 
 _PIN = re.compile(r"(?<![\w.-])([A-Za-z0-9][A-Za-z0-9_.-]*)==([A-Za-z0-9_.+!-]+)")
@@ -61,6 +77,11 @@ def environment_differences(task_root: Path) -> tuple[str, ...]:
             where = "not in the agent stack" if have is None else f"the agent stack has {have}"
             out.append(f"{name}=={version} ({where})")
     return tuple(dict.fromkeys(out))
+
+
+def episode_sandbox(base: Sandbox, task_root: Path) -> tuple[Sandbox, str | None]:
+    """(the sandbox of the episode's tool calls, a note when the task's environment is missing)."""
+    return agent_sandbox(base) if declares_environment(task_root) else (base, None)
 
 
 def agent_sandbox(base: Sandbox) -> tuple[Sandbox, str | None]:
