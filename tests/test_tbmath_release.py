@@ -95,6 +95,20 @@ def test_a_non_finite_timeout_in_task_toml_is_refused(tmp_path) -> None:
         tasks.load_task(root)
 
 
+def test_the_checks_files_are_read_and_a_non_finite_tolerance_is_refused(tmp_path) -> None:
+    task = tasks.load_task(RELEASE / "shop-demand")
+    assert [(c.path, c.expected) for c in task.string_checks] == [("problem_id", "SHOP-1")]
+    assert [(c.path, c.expected, c.rel_tol) for c in task.numeric_checks] == [
+        ("model.mean_daily_units", 13.0, 0.12),
+        ("plan.weekly_order", 91.0, 0.12),
+    ]
+    root = _copy(tmp_path, "shop-demand") / "shop-demand"
+    checks = root / "tests" / "numeric_checks.json"
+    checks.write_text(checks.read_text().replace('"abs_tol": 1e-06}\n]', '"abs_tol": NaN}\n]'))
+    with pytest.raises(DatasetError, match=r"numeric_checks.json: \[1\].abs_tol: must be a finite number"):
+        tasks.load_task(root)
+
+
 def test_a_manifest_entry_missing_from_the_copy_is_reported() -> None:
     task = tasks.load_task(RELEASE / "route-budget")
     assert task.missing_attachments == (
@@ -266,7 +280,7 @@ def test_a_verifier_that_hangs_or_crashes_is_a_dataset_error(tmp_path, agent_box
 
 def test_a_verifier_that_cannot_be_collected_is_a_dataset_error(tmp_path, agent_box) -> None:
     root = _copy(tmp_path, "shop-demand") / "shop-demand"
-    (root / "tests" / "string_checks.json").write_text("{not json")
+    (root / "tests" / "test_outputs.py").write_text("def broken(:\n")
     with pytest.raises(DatasetError, match="pytest exited with status 2") as caught:
         _official(root, _expected("shop-demand"), agent_box)
     assert "test_outputs.py" in str(caught.value)

@@ -72,6 +72,40 @@ class ReleaseMetric:
 
 
 @dataclass(frozen=True)
+class Check:
+    """One entry of ``tests/string_checks.json`` (``expected`` text) or ``tests/numeric_checks.json``
+    (``expected`` number within ``rel_tol``/``abs_tol``): what the release's checks files declare."""
+
+    path: str
+    expected: str | float
+    rel_tol: float | None = None
+    abs_tol: float | None = None
+
+
+def read_checks(raw: Any, where: str, numeric: bool) -> tuple[Check, ...]:
+    """The entries of a checks file, every number finite; ``where`` names the file."""
+    if not isinstance(raw, list):
+        raise DatasetError(where, "must be a list of checks")
+    out = []
+    for number, item in enumerate(raw):
+        here = f"{where}: [{number}]"
+        if not isinstance(item, dict) or not isinstance(item.get("path"), str) or "expected" not in item:
+            raise DatasetError(here, "each check needs a string 'path' and an 'expected' value")
+        if numeric:
+            out.append(
+                Check(
+                    item["path"],
+                    finite(item["expected"], f"{here}.expected"),
+                    finite(item.get("rel_tol"), f"{here}.rel_tol", 0.0),
+                    finite(item.get("abs_tol"), f"{here}.abs_tol", 0.0),
+                )
+            )
+        else:
+            out.append(Check(item["path"], str(item["expected"])))
+    return tuple(out)
+
+
+@dataclass(frozen=True)
 class Endpoints:
     """The panel-level endpoints the official reward is normalised between."""
 

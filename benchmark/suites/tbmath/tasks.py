@@ -35,6 +35,8 @@ PANEL_FILE = "tests/reference_panel.json"
 FEASIBILITY_FILE = "tests/feasibility.json"
 EXPECTED_RESULT = "tests/expected_result.json"
 OFFICIAL_CHECKS = "tests/test_outputs.py"
+STRING_CHECKS = "tests/string_checks.json"
+NUMERIC_CHECKS = "tests/numeric_checks.json"
 OFFICIAL_SCORER = "tests/score_result.py"
 DEFAULT_UNIT_THRESHOLD = 5.0
 
@@ -177,6 +179,8 @@ class Task:
     endpoints: release_config.Endpoints = field(default_factory=lambda: release_config.Endpoints(0.0, 1.0))
     timeouts: Timeouts = field(default_factory=lambda: Timeouts())
     missing_attachments: tuple[str, ...] = ()
+    string_checks: tuple[release_config.Check, ...] = ()  # the release's identifier checks
+    numeric_checks: tuple[release_config.Check, ...] = ()  # the release's paper-target checks
 
     @property
     def official_verifier(self) -> tuple[Path, Path] | None:
@@ -289,6 +293,10 @@ def load_task(root: Path) -> Task:
     timeouts = _timeouts(info, toml_path)
     attachments.refuse_escaping_links(root, root / DATA_DIR)
     references, scripts, primary = _references(root)
+    checks = {}
+    for name, numeric in ((STRING_CHECKS, False), (NUMERIC_CHECKS, True)):
+        path = root / name
+        checks[name] = release_config.read_checks(_json(path), str(path), numeric) if path.is_file() else ()
     feasibility = None
     gate_path = root / FEASIBILITY_FILE
     if gate_path.is_file():
@@ -317,6 +325,8 @@ def load_task(root: Path) -> Task:
         endpoints=endpoints,
         timeouts=timeouts,
         missing_attachments=attachments.missing(root, root / DATA_DIR, instruction),
+        string_checks=checks[STRING_CHECKS],
+        numeric_checks=checks[NUMERIC_CHECKS],
     )
 
 
