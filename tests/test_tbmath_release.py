@@ -54,6 +54,8 @@ def test_the_endpoint_format_is_read_completely_with_orientation_from_the_config
     assert task.inferred_orientation == ()
     assert (task.timeouts.agent_s, task.timeouts.verifier_s) == (1200.0, 20.0)
     assert (task.endpoints.baseline, task.endpoints.outstanding) == (0.0, 1.0)
+    shop = tasks.load_task(RELEASE / "shop-demand")
+    assert shop.resources == tasks.Resources(cpus=1.0, memory_mb=2048.0, allow_internet=False)
 
 
 def test_a_legacy_config_says_its_orientation_is_inferred_and_keeps_its_endpoints() -> None:

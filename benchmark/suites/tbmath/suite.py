@@ -355,6 +355,8 @@ def task_flags(task: tasks.Task) -> dict[str, Any]:
         "inferred_orientation": len(task.inferred_orientation),
         "missing_attachments": list(task.missing_attachments),
         "environment_differences": list(environment_differences(task.root)),
+        "resources": task.resources.as_record(),
+        "network": "none, though task.toml allows internet" if task.resources.allow_internet else "none",
     }
 
 

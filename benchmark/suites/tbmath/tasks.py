@@ -134,6 +134,32 @@ class Timeouts:
     verifier_s: float | None = None
 
 
+@dataclass(frozen=True)
+class Resources:
+    """``task.toml``'s ``[environment]`` promises: CPUs, memory, whether internet is allowed."""
+
+    cpus: float | None = None
+    memory_mb: float | None = None
+    allow_internet: bool = False
+
+    def as_record(self) -> dict[str, Any]:
+        return {"cpus": self.cpus, "memory_mb": self.memory_mb, "allow_internet": self.allow_internet}
+
+
+def _resources(info: dict[str, Any], where: Path) -> Resources:
+    block = info.get("environment") or {}
+    if not isinstance(block, dict):
+        raise DatasetError(f"{where}: [environment]", "must be a table")
+    numbers = {}
+    for key in ("cpus", "memory_mb"):
+        raw = block.get(key)
+        numbers[key] = None if raw is None else release_config.finite(raw, f"{where}: environment.{key}")
+    internet = block.get("allow_internet", False)
+    if not isinstance(internet, bool):
+        raise DatasetError(f"{where}: environment.allow_internet", f"must be true or false, got {internet!r}")
+    return Resources(numbers["cpus"], numbers["memory_mb"], internet)
+
+
 def _timeouts(info: dict[str, Any], where: Path) -> Timeouts:
     found: list[float | None] = []
     for table in ("agent", "verifier"):
@@ -178,6 +204,7 @@ class Task:
     declared_metrics: tuple[release_config.ReleaseMetric, ...] = ()
     endpoints: release_config.Endpoints = field(default_factory=lambda: release_config.Endpoints(0.0, 1.0))
     timeouts: Timeouts = field(default_factory=lambda: Timeouts())
+    resources: Resources = field(default_factory=lambda: Resources())
     missing_attachments: tuple[str, ...] = ()
     string_checks: tuple[release_config.Check, ...] = ()  # the release's identifier checks
     numeric_checks: tuple[release_config.Check, ...] = ()  # the release's paper-target checks
@@ -291,6 +318,7 @@ def load_task(root: Path) -> Task:
     metrics, declared = _metrics(config, config_path)
     endpoints = release_config.read_endpoints(config, str(config_path))
     timeouts = _timeouts(info, toml_path)
+    resources = _resources(info, toml_path)
     attachments.refuse_escaping_links(root, root / DATA_DIR)
     references, scripts, primary = _references(root)
     checks = {}
@@ -324,6 +352,7 @@ def load_task(root: Path) -> Task:
         declared_metrics=declared,
         endpoints=endpoints,
         timeouts=timeouts,
+        resources=resources,
         missing_attachments=attachments.missing(root, root / DATA_DIR, instruction),
         string_checks=checks[STRING_CHECKS],
         numeric_checks=checks[NUMERIC_CHECKS],
