@@ -223,8 +223,9 @@ class MMOptSuite:
             "--scoring",
             choices=SCORING_MODES,
             default=DEFAULT_SCORING,
-            help="mmopt scoring rules: strict (default, the project's checks) or official (the "
-            "official release's verdicts; differences listed in the README)",
+            help="scoring rules: strict (default, the project's checks) or official (the "
+            "official release's verdicts; differences listed in the README); tbmath reads it too "
+            "(official: each task's own verifier)",
         )
         group.addoption(
             "--oracle-solve",
