@@ -14,6 +14,7 @@ import pytest
 
 from benchmark.reporting.html import case_seconds, to_html
 from benchmark.reporting.summary import build_summary
+from tests.conftest import REPO
 
 
 def _record(i: int, setting: str, passed: bool) -> dict[str, Any]:
@@ -120,3 +121,30 @@ def test_small_histograms_count_cases_in_whole_numbers(monkeypatch) -> None:
     to_html(build_summary(records, {"model": "demo"}), records)
     assert len(ticks) == 2  # seconds and output tokens
     assert all(float(t).is_integer() for axis in ticks for t in axis)
+
+
+def test_thumbnails_go_to_the_cases_that_did_not_pass_first(monkeypatch) -> None:
+    import benchmark.reporting.html as report
+
+    visuals = sorted(
+        (REPO / "fixtures/mmopt/network_optimization/maximum_flow/easy").glob("mf_e_00[12]/visuals/*.png")
+    )
+    assert len(visuals) == 2, visuals
+    records = []
+    for i, (passed, png) in enumerate(zip((True, False), visuals, strict=True)):
+        image = {"name": png.name, "sha256": f"{i}" * 64, "path": str(png)}
+        record = _record(i, "nl", passed)
+        record["turns"] = [
+            {
+                "key": record["case"],
+                "response": "",
+                "messages": [{"role": "user", "text": "see", "images": [image]}],
+            }
+        ]
+        records.append(record)
+    monkeypatch.setattr(report, "THUMBNAIL_LIMIT", 1)
+    page = to_html(build_summary(records, {"model": "demo"}), records)
+    passed_section, failed_section = page.split("<section id='case-")[1:]
+    assert "past the page's 1 thumbnails" in passed_section and "<img alt='visual" not in passed_section
+    assert f"<img alt='{visuals[1].name} (sha256 111111111111)'" in failed_section
+    assert "src='data:image/png;base64," in failed_section

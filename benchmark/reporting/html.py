@@ -170,7 +170,7 @@ def _plots(summary: Mapping[str, Any], records: Sequence[Mapping[str, Any]]) -> 
     )
     for name in score_names:  # the suites' own per-case scores (EBC, O-Eval, …)
         scored_with = [r for r in scored if isinstance((r.get("scores") or {}).get(name), int | float)]
-        add_heat(scored_with, lambda r, n=name: float(r["scores"][n]), f"mean {name}")
+        add_heat(scored_with, _score_of(name), f"mean {name}")
     plots += [_draw_heat(plt, heat) for heat in heats]
     failures = summary.get("failure_categories") or {}
     if failures:
@@ -205,6 +205,10 @@ def _plots(summary: Mapping[str, Any], records: Sequence[Mapping[str, Any]]) -> 
             plots.append((f"distribution of {label}", _png(figure)))
             plt.close(figure)
     return plots
+
+
+def _score_of(name: str) -> Callable[[Mapping[str, Any]], float]:
+    return lambda record: float(record["scores"][name])
 
 
 def _heat_grid(
