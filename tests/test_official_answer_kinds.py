@@ -192,3 +192,22 @@ def test_workforce_assignment_cost_is_the_reported_objective_when_nothing_else_i
     unreported = {k: v for k, v in bare.items() if k != "assignment_cost"}
     assert _score(package, unreported, "official").passed  # recomputed: 268
     assert not _score(package, short, "strict").passed  # strict wants an objective key
+
+
+def test_an_irp_fleet_plan_without_per_vehicle_dispatch_flags_is_wrong_officially() -> None:
+    """The release counts dispatched vehicles from dispatch_by_vehicle_period, else from a
+    per-period table for the first vehicle only, and requires as many dispatched as routed: a
+    two-vehicle plan that gives routes and deliveries alone fails there (strict accepts it)."""
+    package = next(p for p in PACKAGES if p.instance_id == "irp_m_008")
+    flags = ("dispatch_by_vehicle_period", "dispatch_periods", "used_vehicles_by_period")
+    bare = {k: v for k, v in package.solution_ref.items() if k not in flags}
+    verdict = _score(package, bare, "official")
+    assert not verdict.passed and "t2: 1 vehicle(s) dispatched but 2 routed" in verdict.detail
+    assert _score(package, bare, "strict").passed
+    wrong_flag = copy.deepcopy(package.solution_ref)
+    wrong_flag["dispatch_by_vehicle_period"]["V2"]["t3"] = 0  # V2 drives in t3 but is not flagged
+    assert not _score(package, wrong_flag, "official").passed
+    single = next(p for p in PACKAGES if p.instance_id == "irp_e_008")  # one vehicle: inferred
+    assert _score(
+        single, {k: v for k, v in single.solution_ref.items() if "dispatch" not in k}, "official"
+    ).passed

@@ -69,6 +69,14 @@ DIFFERENCES: tuple[Difference, ...] = (
         "test_official_mode_gives_the_official_verdict",
     ),
     Difference(
+        ("inventory_routing_problem",),
+        "the routes say which vehicles leave",
+        "counts dispatched vehicles from `dispatch_by_vehicle_period`, else from a per-period table "
+        "for the first vehicle only, and needs as many dispatched as routed in every period (a "
+        "fleet's plan without per-vehicle flags is wrong there)",
+        "test_an_irp_fleet_plan_without_per_vehicle_dispatch_flags_is_wrong_officially",
+    ),
+    Difference(
         (WITH_OFFICIAL_RULES,),
         "keys are read from the top level and a nested `solution` dict alike",
         "a nested `solution` dict, when present, replaces the top level",

@@ -290,3 +290,79 @@ def check_solution(instance: Mapping[str, Any], solution: Mapping[str, Any]) -> 
         if reported is not None and abs(reported - total) > TOLERANCE:
             problems.append(f"reported {name} {fmt(reported)} != recomputed cost {fmt(total)}")
     return SolutionCheck(feasible=not problems, objective=total, problems=tuple(problems))
+
+
+#: Where the release's scorer reads which vehicles leave in a period, in its order.
+VEHICLE_DISPATCH_KEYS = (
+    "dispatch_by_vehicle_period",
+    "vehicle_dispatch",
+    "dispatch_indicator_by_vehicle_period",
+)
+PERIOD_DISPATCH_KEYS = (
+    "dispatch_by_period",
+    "dispatch_indicator_by_period",
+    "dispatches",
+    "vehicle_dispatch",
+)
+
+
+def _flag(value: Any) -> int | None:
+    amount = number(value)
+    return None if amount is None else int(amount > 0.5)
+
+
+def official_dispatch(instance: Mapping[str, Any], solution: Mapping[str, Any]) -> dict[str, dict[str, int]]:
+    """Which vehicles the release's scorer counts as dispatched per period: a per-vehicle table
+    when given, else a per-period table or ``dispatch_periods`` list for the first vehicle only,
+    else the first vehicle in every period with a delivery."""
+    customers, periods = customers_periods(instance)
+    fleet = vehicles_of(instance)
+    for key in VEHICLE_DISPATCH_KEYS:
+        raw = solution.get(key)
+        if isinstance(raw, Mapping):
+            table = {
+                str(v): {
+                    str(t): flag
+                    for t, x in row.items()
+                    if (flag := _flag(x)) is not None and str(t) in periods
+                }
+                for v, row in raw.items()
+                if str(v) in fleet and isinstance(row, Mapping)
+            }
+            if any(table.values()):
+                return table
+    for key in PERIOD_DISPATCH_KEYS:
+        raw = solution.get(key)
+        if isinstance(raw, Mapping):
+            row = {
+                str(t): flag for t, x in raw.items() if (flag := _flag(x)) is not None and str(t) in periods
+            }
+            if row:
+                return {fleet[0]: row}
+    listed = solution.get("dispatch_periods")
+    if isinstance(listed, list) and any(str(t) in periods for t in listed):
+        return {fleet[0]: {t: int(t in {str(x) for x in listed}) for t in periods}}
+    deliveries, _ = read_grid(solution.get("deliveries"), customers, periods, "deliveries", "customer", "C")
+    return {
+        fleet[0]: {t: int(sum(row.get(t, 0.0) for row in deliveries.values()) > TOLERANCE) for t in periods}
+    }
+
+
+def official_problems(instance: Mapping[str, Any], solution: Mapping[str, Any]) -> list[str]:
+    """What the release's scorer also rejects in a plan our check accepts (``--scoring=official``
+    only): per period, as many vehicles dispatched (:func:`official_dispatch`) as routed. A fleet's
+    plan without per-vehicle dispatch flags counts one vehicle, so it fails there."""
+    routes, problems = read_routes(instance, solution)
+    if routes is None or problems:
+        return []
+    dispatch = official_dispatch(instance, solution)
+    found = []
+    for period in customers_periods(instance)[1]:
+        routed = sum(1 for row in routes.values() if row.get(period))
+        dispatched = sum(1 for row in dispatch.values() if row.get(period, 0) > 0)
+        if routed != dispatched:
+            found.append(
+                f"{period}: {dispatched} vehicle(s) dispatched but {routed} routed "
+                "(the release's dispatch reading)"
+            )
+    return found
