@@ -137,6 +137,6 @@ def test_ampl_outcomes_map_to_the_suite_categories(
 
 def test_the_held_out_display_runs_with_glpsol_beside_ampl(fake_amplpy: list[str]) -> None:
     names = data_names(MODEL, DATA)
-    run, dumped = run_with_dump(MODEL, DATA, InProcessSandbox(), Limits(), AMPL, names)  # type: ignore[arg-type]
+    run, dumped, _ = run_with_dump(MODEL, DATA, InProcessSandbox(), Limits(), AMPL, names)  # type: ignore[arg-type]
     assert run.backend == AMPL and run.objective == 20.0
     assert dumped is not None and dumped.sets == {"P": ("A", "B")} and dumped.params["cap"] == {(): 4.0}

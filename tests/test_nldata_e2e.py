@@ -252,6 +252,7 @@ def test_replayed_failures_score_as_the_paper_describes(bench, tmp_path: Path) -
     assert not embedded["passed"] and embedded["category"] == "model_data_coupling"
     assert embedded["scores"]["ebc_shown"] == 1.0 and embedded["scores"]["ebc"] < 1.0
     assert embedded["scores"]["ef1"] < 0.8 and embedded["extra"]["entities"]["parameter"] == 0
+    assert embedded["scores"]["ef1_types"] < 0.8
     for name in ("constant_objective", "one_hard_coded"):
         record = by_failure[name]
         assert not record["passed"] and record["category"] == "model_data_coupling", (name, record["detail"])
@@ -269,7 +270,14 @@ def test_replayed_failures_score_as_the_paper_describes(bench, tmp_path: Path) -
         record = by_failure[name]
         assert not record["passed"] and record["category"] == "wrong_objective", (name, record["detail"])
         assert (
-            record["valid_code"] and 0.0 <= record["scores"]["ebc"] < 1.0 and record["scores"]["ef1"] == 1.0
+            record["valid_code"]
+            and 0.0 <= record["scores"]["ebc"] < 1.0
+            and record["scores"]["ef1_types"] == 1.0
+        )
+        # the declarations are the gold's, but a parameter or rows mean something else: EF1 by role tells
+        assert record["scores"]["ef1"] < 1.0 and record["extra"]["ef1_roles"]["matched"], (
+            name,
+            record["extra"]["ef1_roles"],
         )
 
     undeclared = by_failure["undeclared_data_parameter"]
@@ -341,7 +349,8 @@ def test_oracle_with_oracle_judge_and_setting_selection(bench) -> None:
     )
     assert all(
         r["passed"]
-        and r["scores"] == {"ebc": 1.0, "ebc_shown": 1.0, "ebc_unseen": 1.0, "ef1": 1.0, "llm_es": 10.0}
+        and r["scores"]
+        == {"ebc": 1.0, "ebc_shown": 1.0, "ebc_unseen": 1.0, "ef1": 1.0, "ef1_types": 1.0, "llm_es": 10.0}
         for r in records
     )
 

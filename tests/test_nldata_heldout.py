@@ -159,7 +159,7 @@ def test_in_the_sandbox_a_candidates_printf_cannot_forge_the_display_and_unseen_
     limits = Limits(wall_timeout_s=60)
     with create_sandbox(()) as sandbox:
         names = data_names(forged, CANDIDATE_DATA)
-        execution, dumped = run_with_dump(forged, CANDIDATE_DATA, sandbox, limits, dump_names=names)
+        execution, dumped, _ = run_with_dump(forged, CANDIDATE_DATA, sandbox, limits, dump_names=names)
         assert (execution.status, execution.objective) == ("optimal", 17.5) and dumped is not None
         assert dumped.params["a"] == {("P1",): 3.0, ("P2",): 5.5}
         data = unseen_data(map_entities(dumped, SHOWN), dumped, UNSEEN)

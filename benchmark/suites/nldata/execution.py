@@ -99,10 +99,11 @@ def run_with_dump(
     limits: Limits,
     backend: str = BACKEND,
     dump_names: Sequence[str] = (),
-) -> tuple[Execution, Dumped | None]:
-    """The shown run (with ``backend``), and what glpsol displays of the sets and parameters in
+) -> tuple[Execution, Dumped | None, str | None]:
+    """The shown run (with ``backend``), what glpsol displays of the sets and parameters in
     ``dump_names``, for mapping the held-out data onto the candidate's names (None when the display
-    failed)."""
+    failed), and glpsol's LP translation of the model (None without ``dump_names`` or when it
+    failed), for EF1 by role."""
     prepared = prepare(model, data)
     rewrites = prepared.rewrites
     files = {MODEL_FILE: prepared.model, DATA_FILE: prepared.data}
@@ -114,20 +115,22 @@ def run_with_dump(
     if backend == AMPL:
         ampl = _run_ampl(model, data, sandbox, limits)
         if not jobs:
-            return ampl, Dumped({}, {})
+            return ampl, Dumped({}, {}), None
     files[JOBS_FILE] = json.dumps(jobs)
     invoked = _invoke(SANDBOX_SCRIPT, files, sandbox, limits, rewrites)
     if isinstance(invoked, Execution):
-        return ampl or invoked, None
+        return ampl or invoked, None, None
     parsed, wall_s, stderr = invoked
     runs = parsed.get("runs")
     if not isinstance(runs, list) or len(runs) != len(jobs):
         raise InfrastructureError("sandbox_error", f"the glpsol script reported {len(jobs)} jobs wrongly")
     dumped = parse_dump(str(runs[-1].get("log", ""))) if dump_names else Dumped({}, {})
+    lp = runs[-1].get("lp") if dump_names else None
+    listing = lp if isinstance(lp, str) else None
     if ampl is not None:
-        return ampl, dumped
+        return ampl, dumped, listing
     execution = _glpsol_run(runs[0], prepared.model, prepared.data, rewrites)
-    return dataclasses.replace(execution, wall_s=wall_s, stderr=stderr), dumped
+    return dataclasses.replace(execution, wall_s=wall_s, stderr=stderr), dumped, listing
 
 
 def _run_ampl(model: str, data: str, sandbox: Sandbox, limits: Limits) -> Execution:

@@ -236,9 +236,22 @@ def _data_symbol(value: str | float) -> str:
     return "'" + value.replace("'", "''") + "'"
 
 
-def unseen_data(mapping: Mapping, dumped: Dumped, instance: Instance) -> str:
-    """A data file in the candidate's names with the unseen instance's values (kept names as shown)."""
+def declared_names(model: str) -> list[str]:
+    """Every set and parameter the model declares (computed ones too: EF1 matches them by value)."""
+    return [
+        d.name for d in declarations(model) if d.kind in ("set", "parameter") and re.fullmatch(r"\w+", d.name)
+    ]
+
+
+def unseen_data(mapping: Mapping, dumped: Dumped, instance: Instance, names: list[str] | None = None) -> str:
+    """A data file in the candidate's names with the unseen instance's values (kept names as shown);
+    ``names``, when given, limits it to what the candidate's data file assigns."""
     lines = ["data;"]
+    keep = set(names) if names is not None else set(dumped.sets) | set(dumped.params)
+    dumped = Dumped(
+        {k: v for k, v in dumped.sets.items() if k in keep},
+        {k: v for k, v in dumped.params.items() if k in keep},
+    )
     for name, members in dumped.sets.items():
         chosen = instance.sets[mapping.sets[name]] if name in mapping.sets else members
         lines.append(f"set {name} := {' '.join(_data_symbol(m) for m in chosen)};")

@@ -320,10 +320,14 @@ def run_local(model: str, data: str, glpsol: str | None = None) -> Execution:
 
 
 JOBS_FILE = "jobs.json"
+#: Bytes of glpsol's LP translation returned from a ``check`` job (for EF1 by role, ``roles.py``),
+#: and characters of a log (ten times as many for a check job, which holds the data's display).
+LP_LIMIT = 2_000_000
+LOG_LIMIT = 20_000
 
 #: The script the sandbox runs: glpsol on each (model, data) pair listed in ``jobs.json`` (a
-#: ``check`` job only translates, for the held-out data's display), each solution written into a fresh
-#: private directory, everything glpsol produced reported as JSON.
+#: ``check`` job only translates, for the held-out data's display and the LP translation EF1 reads),
+#: each solution written into a fresh private directory, everything glpsol produced reported as JSON.
 SANDBOX_SCRIPT = f"""\
 import json
 import os
@@ -340,10 +344,14 @@ else:
         private = tempfile.mkdtemp(prefix="glpsol-")
         solution_path = os.path.join(private, "solution.txt")
         argv = [exe, "--math", job["model"], "-d", job["data"]]
-        argv += ["--check"] if job["check"] else ["-w", solution_path, "--mipgap", "0"]
+        lp_path = os.path.join(private, "model.lp")
+        argv += ["--check", "--wlp", lp_path] if job["check"] else ["-w", solution_path, "--mipgap", "0"]
         proc = subprocess.run(argv, capture_output=True, text=True, check=False)
         solution = open(solution_path).read() if os.path.isfile(solution_path) else None
-        log = (proc.stdout + proc.stderr)[-20000:]
-        runs.append({{"rc": proc.returncode, "log": log, "solution": solution}})
+        lp = None
+        if os.path.isfile(lp_path) and os.path.getsize(lp_path) <= {LP_LIMIT}:
+            lp = open(lp_path).read()
+        log = (proc.stdout + proc.stderr)[-({LOG_LIMIT} * (10 if job["check"] else 1)):]
+        runs.append({{"rc": proc.returncode, "log": log, "solution": solution, "lp": lp}})
     print({RESULT_PREFIX!r} + json.dumps({{"glpsol": exe, "runs": runs}}))
 """

@@ -31,7 +31,8 @@ def ebc_passes(objective: float | None, answer: float) -> bool:
 
 
 def entity_f1(candidate: Mapping[str, int], gold: Mapping[str, int]) -> float:
-    """F1 of entity-type multisets: TP = Σ min(count_cand, count_gold), P = TP/|cand|, R = TP/|gold|.
+    """F1 of entity-type multisets (recorded as ``ef1_types``; ``ef1`` itself matches by role):
+    TP = Σ min(count_cand, count_gold), P = TP/|cand|, R = TP/|gold|.
 
     Two empty models agree perfectly (1.0); an empty model against a non-empty one scores 0.
     """

@@ -82,7 +82,7 @@ def by_setting(records: Sequence[Mapping[str, Any]]) -> Table:
         )
     return Table(
         "NLData2Opt by setting (EBC: strict, shown and unseen data, over the cases MathProg could run, "
-        "unsupported_syntax left out; EF1 in [0, 1]; LLM-ES 0-10 with the number judged)",
+        "unsupported_syntax left out; EF1 by role in [0, 1]; LLM-ES 0-10 with the number judged)",
         ("setting", "cases", "EBC", "EBC over", "unsupported_syntax", "EF1", "LLM-ES", "EBC = 1"),
         tuple(rows),
     )

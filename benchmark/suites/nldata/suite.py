@@ -1,6 +1,7 @@
 """The NLData2Opt suite: a description (with or without numbers) and data tables → an AMPL model and
 data file → executed with glpsol in the sandbox → EBC against the verified optimum, EF1 against the
-gold model's entities, and, with ``--judge-model``, LLM-ES from a judge.
+gold model's entities matched by role (``roles.py``; the count of declared types is ``ef1_types``),
+and, with ``--judge-model``, LLM-ES from a judge.
 
 A case passes when EBC is 1 within 1e-6 relative (``metrics.PASS_RELATIVE_TOLERANCE``) on the shown
 data *and* on every held-out data instance (``heldout.py``: the same model on data it never saw, in
@@ -26,15 +27,16 @@ from benchmark.reporting.render import Table
 from benchmark.suites.base import CaseContext, Grouping
 from benchmark.suites.nldata import backends, commands, dataset, reporting
 from benchmark.suites.nldata.backends import BackendChoice
-from benchmark.suites.nldata.entities import entity_counts
+from benchmark.suites.nldata.entities import declarations, entity_counts
 from benchmark.suites.nldata.execution import run_unseen, run_with_dump
-from benchmark.suites.nldata.heldout import Dumped, data_names, map_entities, unseen_data
+from benchmark.suites.nldata.heldout import Dumped, data_names, declared_names, map_entities, unseen_data
 from benchmark.suites.nldata.judge import judge_messages, oracle_judgement, parse_score
 from benchmark.suites.nldata.mathprog import BACKEND, DATA_FILE, MODEL_FILE, Execution
 from benchmark.suites.nldata.metrics import ebc, ebc_passes, entity_f1
 from benchmark.suites.nldata.prompts import fenced, task_messages
 from benchmark.suites.nldata.reporting import ERROR_CATEGORIES
 from benchmark.suites.nldata.response import extract
+from benchmark.suites.nldata.roles import RoleMatch, gold_listing, read_lp, role_match
 from benchmark.suites.nldata.settings import PAPER_SETTINGS, SETTINGS
 from benchmark.verdict import Verdict
 
@@ -156,19 +158,29 @@ class NLDataSuite:
             )
         counts = entity_counts(extracted.model)
         names = data_names(extracted.model, extracted.data)
-        execution, dumped = run_with_dump(
-            extracted.model, extracted.data, context.sandbox, context.limits, self.backend.name, names
-        )
+        execution, dumped, listing = run_with_dump(
+            extracted.model, extracted.data, context.sandbox, context.limits, self.backend.name,
+            declared_names(extracted.model),
+        )  # fmt: skip
         ebc_shown = ebc(execution.objective, task.objective)
-        heldout = self._heldout(task, extracted.model, execution, dumped, context)
+        heldout = self._heldout(task, extracted.model, execution, dumped, names, context)
         unseen_ebcs = heldout.pop("ebcs")
+        roles = _roles(task, extracted.model, dumped, listing)
         scores = {
             "ebc": min([ebc_shown, *unseen_ebcs]),
             "ebc_shown": ebc_shown,
             "ebc_unseen": sum(unseen_ebcs) / len(unseen_ebcs) if unseen_ebcs else 0.0,
-            "ef1": entity_f1(counts, gold_counts),
+            "ef1": roles.f1 if roles is not None else 0.0,
+            "ef1_types": entity_f1(counts, gold_counts),
         }
-        extra.update({"entities": dict(counts), "execution": execution.as_record(), "heldout": heldout})
+        extra.update(
+            {
+                "entities": dict(counts),
+                "ef1_roles": roles.as_record() if roles is not None else None,
+                "execution": execution.as_record(),
+                "heldout": heldout,
+            }
+        )
         if self.judge_alias:
             judgement = self._judge(context, task, extracted.model, extracted.data)
             extra["judge"] = judgement
@@ -217,6 +229,7 @@ class NLDataSuite:
         model: str,
         execution: Execution,
         dumped: Dumped | None,
+        names: list[str],
         context: CaseContext,
     ) -> dict[str, Any]:
         """The model on every unseen instance, its data written in the candidate's names. Runs only
@@ -230,7 +243,7 @@ class NLDataSuite:
             reason = "glpsol could not display the sets and parameters of the data file"
             return {"instances": count, "run": False, "reason": reason, "runs": [], "ebcs": [0.0] * count}
         mapping = map_entities(dumped, task.shown)
-        datas = [unseen_data(mapping, dumped, instance) for instance in task.unseen]
+        datas = [unseen_data(mapping, dumped, instance, names) for instance in task.unseen]
         runs = run_unseen(model, datas, context.sandbox, context.limits)
         out = []
         for position, (instance, run) in enumerate(zip(task.unseen, runs, strict=True), start=1):
@@ -255,6 +268,24 @@ class NLDataSuite:
             "runs": out,
             "ebcs": [run["ebc"] for run in out],
         }
+
+
+def _roles(task: dataset.Task, model: str, dumped: Dumped | None, listing: str | None) -> RoleMatch | None:
+    """EF1 by role (``roles.py``); None when glpsol could not translate the candidate's model."""
+    if dumped is None or listing is None:
+        return None
+    mapping = map_entities(dumped, task.shown)
+    gold = declarations(task.gold_model)
+    theirs = declarations(model)
+
+    def matched(kind: str, mapped: dict[str, str]) -> tuple[int, int, int]:
+        ours = {d.name for d in gold if d.kind == kind}
+        names = [d.name for d in theirs if d.kind == kind]
+        return len({mapped[n] for n in names if n in mapped} & ours), len(names), len(ours)
+
+    params = {name: gold_name for name, (gold_name, _) in mapping.params.items()}
+    gold_lp = gold_listing(task.gold_model, task.gold_data)
+    return role_match(read_lp(listing), gold_lp, (matched("set", mapping.sets), matched("parameter", params)))
 
 
 SUITE = NLDataSuite()
