@@ -334,3 +334,19 @@ def test_the_docs_table_lists_every_task_with_its_kind_metrics_and_panel() -> No
         panel = [c.strip("` ") for c in cells[6].split(",")]
         assert panel[0] == task.primary_reference, task_id
         assert set(panel) == {r.reference_id for r in task.references}, task_id
+
+
+@pytest.mark.parametrize("task_id", TASK_IDS)
+def test_hostile_decisions_are_scored_failures_never_harness_errors(refs: Artifacts, task_id: str) -> None:
+    """Every required decision replaced by junk of another shape: the case still ends in a verdict."""
+    task = _task(task_id)
+    assert task.feasibility is not None
+    required = [p for c in task.feasibility if c["form"] == "recompute" for p in c.get("required", [])]
+    for junk in ("all of them", [[[[]]]], {"__class__": None}, 1e308, -1, True, None, [float("nan")]):
+        for path in required:
+            artifact = _primary(refs, task_id)
+            _set(artifact, path, junk)
+            verdict = score(task_id, artifact)
+            assert not verdict.passed and verdict.category == "infeasible_solution", (task_id, path, junk)
+    nan = score_artifact(task, b'{"tour": NaN, "beta": Infinity}', {}, None, 1.0)
+    assert not nan.passed
