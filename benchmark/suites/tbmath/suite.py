@@ -135,7 +135,7 @@ class TbMathSuite:
             "--pass-o-eval",
             type=float,
             default=1.0,
-            help="tbmath: O-Eval at which a case passes (default 1.0)",
+            help="tbmath: O-Eval at which a case passes when its task has no pass rule (default 1.0)",
         )
 
     def configure(self, config: pytest.Config) -> None:
