@@ -80,7 +80,11 @@ def recompute(root: Path, script: str, artifact: Any) -> Recomputation:
         raise DatasetError(root / script, f"recompute() must return a dict of path → number, got {raw!r}")
     values: dict[str, float] = {}
     for path, value in raw.items():
-        number = float(value)
+        try:
+            number = float(value)
+        except (TypeError, ValueError):
+            problem = f"recompute() returned {value!r} for {path}, not a number"
+            raise DatasetError(root / script, problem) from None
         if not math.isfinite(number):
             return Recomputation({}, f"the decisions give a non-finite {path} ({number!r})")
         values[str(path)] = number
