@@ -100,8 +100,10 @@ def panel_problems(task: tasks.Task, artifacts: dict[str, dict[str, Any]]) -> li
                     f"({mine} vs {best}, {metric.direction}): it optimises another objective"
                 )
     # the primary's fresh values are the anchors this build will record (the certified optima)
-    fresh = {m.path: as_number(paths.lookup(primary, m.path)[1]) for m in task.metrics}
-    anchored = [m if fresh[m.path] is None else replace(m, anchor=fresh[m.path]) for m in task.metrics]
+    anchored = []
+    for metric in task.metrics:
+        fresh = as_number(paths.lookup(primary, metric.path)[1])
+        anchored.append(metric if fresh is None else replace(metric, anchor=fresh))
     rule = pass_rule.load(task.root, anchored)
     if rule is not None:
         problems += [
