@@ -67,19 +67,16 @@ class PoolDiedError(RuntimeError):
     """The pool server exited or stopped answering."""
 
 
-class PoolTaintedError(PoolDiedError):
-    """Something other than the server and its spare runs in the server's sandbox between cases."""
-
-
-def _task_status(tid: int) -> tuple[str, int, int] | None:
-    """(state, host thread-group id, thread-group id in the innermost pid namespace) of a task."""
+def _task_status(tid: int) -> tuple[str, int, int, int] | None:
+    """(state, host thread-group id, its id in the innermost pid namespace, host parent pid)."""
     try:
         text = Path(f"/proc/{tid}/status").read_text()
     except OSError:
         return None
     fields = dict(line.split(":", 1) for line in text.splitlines() if ":" in line)
     try:
-        return fields["State"].split()[0], int(fields["Tgid"]), int(fields["NStgid"].split()[-1])
+        state, tgid, ppid = fields["State"].split()[0], int(fields["Tgid"]), int(fields["PPid"])
+        return state, tgid, int(fields["NStgid"].split()[-1]), ppid
     except (KeyError, IndexError, ValueError):
         return None
 
@@ -93,8 +90,7 @@ class _Server:
         self.dir = Path(tempfile.mkdtemp(prefix="optbench-pool-"))
         self.token: str | None = None
         self.proc: subprocess.Popen[bytes] | None = None
-        self.pids: set[int] = set()  # the server's and its spare's pids in the sandbox's namespace
-        self.spare_pending = False
+        self.server_pid = 0  # the server's pid in the sandbox's namespace
         self.scratch: dict[str, HostTmpfs] = {}
         self.tainted = False  # the server's own sweep after a case did not finish: serve no more
         try:
@@ -137,7 +133,6 @@ class _Server:
             if not ready.get("ready"):
                 raise PoolDiedError(f"pool server did not start: {ready!r}")
             self.tasks = int(ready["tasks"]) + _LAUNCHER_TASKS
-            self.pids = {int(ready["pid"]), int(ready["spare"])}
             self.server_pid = int(ready["pid"])
             self.preloaded = list(ready.get("preloaded", []))
             self.failed = list(ready.get("failed", []))
@@ -154,34 +149,22 @@ class _Server:
 
     def foreign_tasks(self) -> list[int] | None:
         """Host ids of the running tasks in the server's cgroup that are not bwrap, its init (pid 1
-        of the sandbox), the server or its spare: evidence from outside the sandbox that a case left
+        of the sandbox), the server, or a child of the server (its spare: a case's own process is
+        reaped before the server answers): evidence from outside the sandbox that a case left
         something behind. None where no cgroup records the tasks."""
         tids = self.cap.tasks(self.token)
         if tids is None or self.proc is None:
             return None
+        statuses = [(tid, status) for tid in tids if (status := _task_status(tid)) is not None]
+        server = {tgid for _tid, (_state, tgid, ns_tgid, _ppid) in statuses if ns_tgid == self.server_pid}
         foreign = []
-        for tid in tids:
-            status = _task_status(tid)
-            if status is None:
-                continue  # gone meanwhile
-            state, tgid, ns_tgid = status
-            if state in ("Z", "X") or tgid == self.proc.pid or ns_tgid == 1 or ns_tgid in self.pids:
+        for tid, (state, tgid, ns_tgid, ppid) in statuses:
+            if state in ("Z", "X") or tgid == self.proc.pid or ns_tgid in (1, self.server_pid):
+                continue
+            if ppid in server:
                 continue
             foreign.append(tid)
         return foreign
-
-    def _before_case(self) -> None:
-        """Take the pid of the spare the server forked after the last case, then check that nothing
-        of that case runs any more; a server that fails the check is discarded whole."""
-        if self.spare_pending:
-            message = self._answer(_ANSWER_MARGIN_S, {})
-            if "spare" not in message:
-                raise PoolDiedError(f"pool server sent {message!r} instead of its spare's pid")
-            self.pids = {self.server_pid, int(message["spare"])}
-            self.spare_pending = False
-        foreign = self.foreign_tasks()
-        if foreign:
-            raise PoolTaintedError(f"tasks {foreign} of an earlier case still run in the server's sandbox")
 
     def _answer(self, timeout_s: float, streams: dict[int, StreamBuffer]) -> dict[str, Any]:
         if not pump(streams, timeout_s, self.sock.fileno()):
@@ -206,7 +189,6 @@ class _Server:
     def run(
         self, mode: str, source: str, files: dict[str, str], limits: Limits, result: ResultPipe
     ) -> ProcessRun:
-        self._before_case()
         self.cap.resize(self.token, self.tasks + limits.processes)
         request = {
             "mode": mode,
@@ -241,9 +223,9 @@ class _Server:
         if "returncode" not in answer:
             raise PoolDiedError(f"pool server refused the case: {answer!r}")
         self.tasks = int(answer["tasks"]) + _LAUNCHER_TASKS
-        self.spare_pending = True
-        if not answer.get("swept", False):
-            # The case's own result stands (it ran to its end); the server may not serve another.
+        if not answer.get("swept", False) or self.foreign_tasks():
+            # Something of the case may still run: its own result stands (it ran to its end), but
+            # the server serves no other case; it is discarded with everything in its cgroup.
             self.tainted = True
         return ProcessRun(int(answer["returncode"]), bool(answer["timed_out"]), float(answer["wall_s"]),
                           out.text(), err.text())  # fmt: skip

@@ -16,9 +16,10 @@ happens while the harness scores the previous case instead of on the case's own 
    namespace other than bwrap's init and itself (daemons included, and a process whose main thread
    ended while its other threads run) and reports how the child ended,
 3. only then, with nothing of the case left running, it empties the scratch directories again,
-   removes the SysV IPC objects of the sandbox's IPC namespace, forks the next spare and tells the
-   harness its pid. Before the next case the harness checks, from outside, that the server's
-   cgroup holds nothing but bwrap, its init, the server and that spare (``pool.py``).
+   removes the SysV IPC objects of the sandbox's IPC namespace and forks the next spare. On the
+   answer the harness checks, from outside, that the server's cgroup holds nothing but bwrap, its
+   init, the server and the server's children (the spare); a server that fails it, or whose sweep
+   did not finish, serves no other case (``pool.py``).
 
 Whatever the candidate changes in its own process (modules in ``sys.modules``, environment,
 cwd, signal handlers) dies with the child; the server is non-dumpable and, with capabilities
@@ -282,7 +283,7 @@ def main() -> None:
     _empty_scratch()
     spare = _Spare(sock, runner)
     ready = {"ready": True, "tasks": _tasks(), "preloaded": preloaded, "failed": failed,
-             "pid": os.getpid(), "spare": spare.pid}  # fmt: skip
+             "pid": os.getpid()}  # fmt: skip
     send_message(sock, ready)
     while True:
         request, fds = receive_message(sock, 1 << 30)
@@ -297,7 +298,6 @@ def main() -> None:
         send_message(sock, _serve_one(sock, spare, request, fds, runner))
         _empty_scratch()
         spare = _Spare(sock, runner)
-        send_message(sock, {"spare": spare.pid})
 
 
 if __name__ == "__main__":
