@@ -340,17 +340,22 @@ if exe is None:
     print({RESULT_PREFIX!r} + json.dumps({{"glpsol": None}}))
 else:
     runs = []
-    for job in json.load(open({JOBS_FILE!r})):
+    with open({JOBS_FILE!r}) as jobs:
+        listed = json.load(jobs)
+    for job in listed:
         private = tempfile.mkdtemp(prefix="glpsol-")
         solution_path = os.path.join(private, "solution.txt")
         argv = [exe, "--math", job["model"], "-d", job["data"]]
         lp_path = os.path.join(private, "model.lp")
         argv += ["--check", "--wlp", lp_path] if job["check"] else ["-w", solution_path, "--mipgap", "0"]
         proc = subprocess.run(argv, capture_output=True, text=True, check=False)
-        solution = open(solution_path).read() if os.path.isfile(solution_path) else None
-        lp = None
+        solution = lp = None
+        if os.path.isfile(solution_path):
+            with open(solution_path) as handle:
+                solution = handle.read()
         if os.path.isfile(lp_path) and os.path.getsize(lp_path) <= {LP_LIMIT}:
-            lp = open(lp_path).read()
+            with open(lp_path) as handle:
+                lp = handle.read()
         log = (proc.stdout + proc.stderr)[-({LOG_LIMIT} * (10 if job["check"] else 1)):]
         runs.append({{"rc": proc.returncode, "log": log, "solution": solution, "lp": lp}})
     print({RESULT_PREFIX!r} + json.dumps({{"glpsol": exe, "runs": runs}}))
