@@ -125,3 +125,16 @@ def test_the_lp_reader_keeps_bounds_integers_and_wrapped_rows() -> None:
     ]
     assert listing.bounds["y"] == (0.0, 1.0) and listing.bounds["x(b)"] == (0.0, 7.0)
     assert listing.bounds["w"] == (float("-inf"), float("inf")) and listing.integer == {"y"}
+
+
+def test_a_malformed_lp_text_is_read_without_an_exception() -> None:
+    """Names glpsol never writes, a row without a sense, a bound line of no known form."""
+    from benchmark.suites.nldata.roles import role_match
+
+    text = (
+        "Minimize\n z: + 1e308 (x + 2 x(\n\nSubject To\n c: + x(a) <=\n d(: + 0 y >= 1\n\n"
+        "Bounds\n junk line\n\nEnd\n"
+    )
+    listing = read_lp(text)
+    gold = read_lp("Minimize\n z: + x\n\nSubject To\n c: + x >= 1\n\nEnd\n")
+    assert 0.0 <= role_match(listing, gold, ((0, 0, 0), (0, 0, 0))).f1 < 1.0

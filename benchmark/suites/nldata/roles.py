@@ -117,7 +117,8 @@ def _float(text: str) -> float:
 
 def _column(name: str) -> Column:
     match = _COLUMN.match(name)
-    assert match is not None
+    if match is None:
+        return name, ()
     return match.group(1), tuple(match.group(2).split(",")) if match.group(2) else ()
 
 

@@ -285,7 +285,12 @@ def _roles(task: dataset.Task, model: str, dumped: Dumped | None, listing: str |
 
     params = {name: gold_name for name, (gold_name, _) in mapping.params.items()}
     gold_lp = gold_listing(task.gold_model, task.gold_data)
-    return role_match(read_lp(listing), gold_lp, (matched("set", mapping.sets), matched("parameter", params)))
+    try:
+        candidate = read_lp(listing)
+        return role_match(candidate, gold_lp, (matched("set", mapping.sets), matched("parameter", params)))
+    except (ValueError, KeyError, IndexError, ZeroDivisionError, OverflowError):
+        # an LP translation we cannot read is scored as no match, never a lost case
+        return None
 
 
 SUITE = NLDataSuite()
