@@ -6,7 +6,10 @@ package is only valid while that solve proves the reference optimum. Through
 package came back "Solution limit reached" (HiGHS status 16) when checked first in a fresh process
 and optimal after other solves, so `validate` passed on one machine and failed in CI. Here every
 solve gets a fresh single-threaded HiGHS (the per-process thread scheduler restarted, a fixed random
-seed), so the same model gives the same verdict and node count wherever it runs.
+seed), so the same model gives the same verdict and node count wherever it runs. A node budget
+is the only budget such a solve gets: a wall-clock limit beside it made the verdict depend on the
+machine's load (a held-out split's flow-shop candidate was rejected at generation under load, then
+accepted when `validate` regenerated it, so the package no longer matched its own regeneration).
 """
 
 from __future__ import annotations
@@ -38,7 +41,8 @@ def proven_optimum(
     nearest integer when within :data:`INTEGRAL_TOLERANCE` of one.
 
     Raises :class:`Rejected` when HiGHS stops without proving optimality (node or time budget, or
-    any other status): a cross-check that cannot settle a candidate rejects it.
+    any other status): a cross-check that cannot settle a candidate rejects it. ``time_limit_s``
+    applies only without a ``node_limit``: with one, the node count alone decides.
     """
     columns = csc_matrix(matrix, dtype=float)
     model = highspy.HighsLp()
@@ -61,8 +65,9 @@ def proven_optimum(
     highs.setOptionValue("output_flag", False)
     highs.setOptionValue("threads", 1)
     highs.setOptionValue("random_seed", 0)
-    highs.setOptionValue("time_limit", float(time_limit_s))
-    if node_limit is not None:
+    if node_limit is None:
+        highs.setOptionValue("time_limit", float(time_limit_s))
+    else:
         highs.setOptionValue("mip_max_nodes", int(node_limit))
     highs.passModel(model)
     highs.run()

@@ -168,10 +168,15 @@ def _integral(value: float) -> int:
 
 
 def solve_design(
-    instance: Mapping[str, Any], costs: list[int], fixed: list[int]
-) -> tuple[int, list[int], list[int]]:
+    instance: Mapping[str, Any], costs: list[int], fixed: list[int], *, flows_needed: bool = True
+) -> tuple[int, list[int], list[int] | None]:
     """(objective, open 0/1 per arc, flow per arc) of the design MIP with the given cost vectors,
-    solved to proven optimality by SCIP."""
+    solved to proven optimality by SCIP.
+
+    Without ``flows_needed`` (the nontriviality checks use only the designs and their costs) no
+    flows are returned and the objective is SCIP's optimum: with alternative optimal flows SCIP may
+    report a fractional one, and which one it reports differed between the generating process and
+    a later `validate` of the same package, which then failed as "fractional flow at the optimum"."""
     solver = pywraplp.Solver.CreateSolver("SCIP")
     if solver is None:
         raise RuntimeError("OR-Tools was built without SCIP")
@@ -189,6 +194,8 @@ def solve_design(
     if status != pywraplp.Solver.OPTIMAL:
         raise Rejected("reference: solver did not certify optimality", str(status))
     opened = [round(v.solution_value()) for v in y]
+    if not flows_needed:
+        return _integral(solver.Objective().Value()), opened, None
     flows = [_integral(v.solution_value()) for v in x]
     total = sum(c * f for c, f in zip(costs, flows, strict=True)) + sum(
         f * o for f, o in zip(fixed, opened, strict=True)
@@ -204,6 +211,7 @@ def reference_solve(instance: Mapping[str, Any]) -> ReferenceSolution:
     """Fixed-charge MIP (binary open variables, capacity linking) solved by SCIP via OR-Tools."""
     costs, fixed = _costs(instance)
     total, opened, flows = solve_design(instance, costs, fixed)
+    assert flows is not None
     arcs = instance["arcs"]
     solution = {
         "status": "optimal",
@@ -268,11 +276,14 @@ def _routing_by_unit_cost(instance: Mapping[str, Any]) -> int:
 def _opening_by_fixed_cost(instance: Mapping[str, Any]) -> int:
     """Total cost of the cheapest design by fixed costs alone, then routed at least unit cost."""
     costs, fixed = _costs(instance)
-    _, opened, _ = solve_design(instance, [0] * len(costs), fixed)
+    _, opened, _ = solve_design(instance, [0] * len(costs), fixed, flows_needed=False)
     restricted = dict(instance)
     restricted["arcs"] = [a for a, o in zip(instance["arcs"], opened, strict=True) if o]
     total, _, _ = solve_design(
-        restricted, [a["variable_cost"] for a in restricted["arcs"]], [0] * len(restricted["arcs"])
+        restricted,
+        [a["variable_cost"] for a in restricted["arcs"]],
+        [0] * len(restricted["arcs"]),
+        flows_needed=False,
     )
     return total + sum(a["fixed_cost"] for a in restricted["arcs"])
 

@@ -367,7 +367,9 @@ def cross_check(instance: Mapping[str, Any]) -> tuple[str, float]:
         flat.append(({var("C"): 1.0, var(("s", j, stages[-1])): -1.0}, time[j][stages[-1]], np.inf))
     for a, b, s in pairs:
         y = var(("y", a, b, s))
-        for m in set(eligible(instance, a, s)) & set(eligible(instance, b, s)):
+        # sorted: a set of names iterates in an order that changes with PYTHONHASHSEED, and the row
+        # order changes HiGHS's search, so the node count, so the verdict under the node budget
+        for m in sorted(set(eligible(instance, a, s)) & set(eligible(instance, b, s))):
             am, bm = var(("a", a, s, m)), var(("a", b, s, m))
             # y = 1: a before b on m; the rows bind only when both use m
             flat.append(
