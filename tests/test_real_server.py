@@ -10,6 +10,10 @@ requests. The server gets an explicit chat format (``gemma``), without which its
 
 Needs ``make setup-real-server`` (or ``scripts/setup.sh --real-server``); without it the test skips,
 unless ``OPTBENCH_REQUIRE_REAL_SERVER=1`` (set by ``make test-real-server`` in CI) makes that a failure.
+The setup builds llama.cpp without native CPU features: a VM that advertises AMX but faults on it
+killed a native build's server on its first request. After every run the test checks that the
+server process is still alive, so a crash reads as one (exit status, signal, the log's tail) and
+not as a refused connection.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -46,16 +51,32 @@ MODEL_CATEGORIES = {
     "wrong_objective",
 }
 _COMPLETIONS_LINE = "POST /v1/chat/completions"
+RUN_TIMEOUT_S = 1500  # a 270M model on two busy cores: three cases took over 600 s at load 12
 
 
 @dataclass
 class LlamaServer:
     base_url: str
     log: Path
+    process: subprocess.Popen[bytes]
 
     def completions_served(self) -> int:
         """Chat-completion requests in the server's access log."""
         return self.log.read_text(errors="replace").count(_COMPLETIONS_LINE)
+
+    def state(self) -> str:
+        """Whether the server process is alive, and the tail of its log (stdout and stderr)."""
+        tail = self.log.read_text(errors="replace")[-3000:]
+        code = self.process.poll()
+        if code is None:
+            return f"the llama.cpp server is still running (pid {self.process.pid}); its log ends:\n{tail}"
+        how = f"signal {signal.Signals(-code).name}" if code < 0 else f"exit status {code}"
+        return f"the llama.cpp server process died ({how}); its log ends:\n{tail}"
+
+    def assert_alive(self, output: str) -> None:
+        """A dead server fails the test as a crash, before any assertion reads its refused requests."""
+        if self.process.poll() is not None:
+            pytest.fail(f"{self.state()}\n\nbenchmark output ends:\n{output[-2000:]}")
 
 
 def _require_installed() -> None:
@@ -108,7 +129,7 @@ def llama_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LlamaServ
     base_url = f"http://127.0.0.1:{port}/v1"
     try:
         _wait_until_up(base_url, process, log, timeout_s=180)
-        yield LlamaServer(base_url=base_url, log=log)
+        yield LlamaServer(base_url=base_url, log=log, process=process)
     finally:
         process.terminate()
         try:
@@ -140,7 +161,8 @@ max_retries = 1
     select = ("--model=gemma-local", f"--models-file={models}", "-k", " or ".join(CASES), "-n", "0",
               "--exec-timeout=30", "--max-in-flight=2")  # fmt: skip
     before = llama_server.completions_served()
-    first = run_bench(tmp_path / "first", *select)
+    first = run_bench(tmp_path / "first", *select, timeout=RUN_TIMEOUT_S)
+    llama_server.assert_alive(first.output)
     records = first.by_case()
     assert len(records) == len(CASES), first.output[-3000:]
     assert llama_server.completions_served() - before == len(CASES), llama_server.log.read_text()[-3000:]
@@ -149,13 +171,16 @@ max_retries = 1
         assert record["category"] in MODEL_CATEGORIES, record
         assert (record["model_calls"], record["cache_hits"]) == (1, 0)
         assert record["input_tokens"] > 0 and record["output_tokens"] > 0
+        # The gemma chat format drops the image-bearing message (a list of parts): the run says so.
+        assert "did not see the whole prompt" in record["turns"][0].get("prompt_warning", ""), record
         assert record["model_ids"] and record["model_time_s"] > 0
         assert record["cost_usd"] == 0.0
     manifest = json.loads((first.run_dir / "manifest.json").read_text())
     assert manifest["sessions"][-1]["requests_sent"] == len(CASES)
 
     served = llama_server.completions_served()
-    second = run_bench(tmp_path / "second", *select)
+    second = run_bench(tmp_path / "second", *select, timeout=RUN_TIMEOUT_S)
+    llama_server.assert_alive(second.output)
     assert llama_server.completions_served() == served  # zero requests: all from the cache
     again = second.by_case()
     assert set(again) == set(records)
@@ -182,8 +207,10 @@ def test_a_text_only_prompt_reaches_the_model(tmp_path: Path, llama_server: Llam
         "supports_images = false\nmax_output_tokens = 64\nmax_retries = 1\n",
         encoding="utf-8",
     )
-    run = run_bench(tmp_path / "run", "--model=gemma-text", f"--models-file={models}", "-k", CASES[0],
-                    "--setting=oracle_reading", "-n", "0", "--exec-timeout=30")  # fmt: skip
+    select = ("--model=gemma-text", f"--models-file={models}", "-k", CASES[0], "--setting=oracle_reading",
+              "-n", "0", "--exec-timeout=30")  # fmt: skip
+    run = run_bench(tmp_path / "run", *select, timeout=RUN_TIMEOUT_S)
+    llama_server.assert_alive(run.output)
     (record,) = run.records
     assert record["outcome"] in ("passed", "failed"), run.output[-3000:]
     assert record["input_tokens"] > 300, record  # the system prompt, task text and instance record
