@@ -453,6 +453,7 @@ def test_a_flood_of_empty_files_stops_at_the_file_cap_with_a_clear_error(kind: S
     if inode_cap_problem() is not None:
         pytest.skip(f"this harness cannot mount a capped tmpfs: {inode_cap_problem()}")
     limits = Limits(wall_timeout_s=60.0, disk_files=3000)
+    host_mounts_before = _scratch_mounts_on_the_host()
     with create_sandbox([REPO_ROOT], prefer=kind, limits=limits) as sandbox:
         if isinstance(sandbox, PoolSandbox):
             assert sandbox.wait_until_warm(), sandbox.unavailable
@@ -464,3 +465,13 @@ def test_a_flood_of_empty_files_stops_at_the_file_cap_with_a_clear_error(kind: S
         after = sandbox.run_solve("import os\ndef solve():\n    return {'files': os.listdir('.')}\n", limits)
         assert after.outcome is Outcome.OK and after.value == {"files": ["candidate.py"]}
         assert time.monotonic() - started < 10
+    # The capped tmpfs lives in the sandbox's own mount namespace, never in the host's.
+    assert _scratch_mounts_on_the_host() <= host_mounts_before
+
+
+def _scratch_mounts_on_the_host() -> set[str]:
+    return {
+        line.split()[1]
+        for line in Path("/proc/self/mounts").read_text().splitlines()
+        if "optbench-tmp-" in line
+    }

@@ -48,7 +48,7 @@ from benchmark.sandbox.process import (
     make_environment_unreadable,
     run_process,
 )
-from benchmark.sandbox.tmpfs import HostTmpfs, detach_all, inode_cap_problem
+from benchmark.sandbox.tmpfs import ScratchMount, inode_cap_problem, mount_privately, remove_all
 
 # Environment variables copied from the harness when set: OpenBLAS needs them on some CPUs to start.
 # Nothing else is ever passed through (API keys and tokens live in the harness's environment).
@@ -242,7 +242,7 @@ class Sandbox(ABC):
                 result.close()
             started, verdict = read_result(result.buffer, limits.result_bytes)
             executed = self._classifier.classify(mode, run, started, verdict, limits)
-        except OSError as exc:
+        except (OSError, subprocess.SubprocessError) as exc:  # the latter: the child's setup failed
             executed = infrastructure_fault(self.kind, exc)
         finally:
             _remove_tree(input_dir)
@@ -343,7 +343,7 @@ class BwrapSandbox(Sandbox):
                 "disk_files_cap": inode_cap_problem()
                 or (
                     f"/tmp holds at most {self.limits.disk_files} files and folders, /dev/shm "
-                    f"{shm_files(self.limits)} (host tmpfs with nr_inodes)"
+                    f"{shm_files(self.limits)} (tmpfs with nr_inodes in the sandbox's mount namespace)"
                 ),
                 "hidden_paths": [str(p) for p in self.hidden],
                 "workdir_in_sandbox": WORK_DIR,
@@ -357,22 +357,18 @@ class BwrapSandbox(Sandbox):
         )
         return info
 
-    def scratch(self, limits: Limits) -> dict[str, HostTmpfs]:
-        """Host tmpfs folders with the case's size and file caps to bind as /tmp and /dev/shm, or
+    def scratch(self, limits: Limits) -> dict[str, ScratchMount]:
+        """Folders and tmpfs options with the case's size and file caps, for /tmp and /dev/shm, or
         none where this harness cannot mount them (bwrap's own tmpfs then, without a file cap)."""
         if inode_cap_problem() is not None:
             return {}
-        made: dict[str, HostTmpfs] = {}
-        try:
-            made["/tmp"] = HostTmpfs(limits.disk_mb * 1024 * 1024, limits.disk_files)
-            made["/dev/shm"] = HostTmpfs(SHM_BYTES, shm_files(limits))
-        except OSError:
-            detach_all(made)
-            return {}
-        return made
+        return {
+            "/tmp": ScratchMount(limits.disk_mb * 1024 * 1024, limits.disk_files),
+            "/dev/shm": ScratchMount(SHM_BYTES, shm_files(limits)),
+        }
 
     def bwrap_argv(
-        self, input_dir: Path, limits: Limits, info_fd: int, scratch: Mapping[str, HostTmpfs] | None = None
+        self, input_dir: Path, limits: Limits, info_fd: int, scratch: Mapping[str, ScratchMount] | None = None
     ) -> list[str]:
         """bwrap's own arguments, up to and including the ``--`` before the command."""
         mounts = self.mounts
@@ -413,9 +409,10 @@ class BwrapSandbox(Sandbox):
                     after_kill=lambda: _await_namespace_exit(info),
                     launcher_tasks=2,
                     result=(result.read_fd, result.buffer),
+                    before_exec=mount_privately(scratch),
                 )
         finally:
-            detach_all(scratch)
+            remove_all(scratch)
         # bwrap exits with 128 + signum when the sandboxed process is killed by a signal.
         if run.returncode > 128:
             run = dataclasses.replace(run, returncode=128 - run.returncode)

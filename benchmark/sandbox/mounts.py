@@ -94,8 +94,8 @@ class MountPlan:
         }
 
     def args(self, input_dir: Path, scratch: Mapping[str, Path] | None = None) -> list[str]:
-        """bwrap's mount arguments. ``scratch`` maps ``/tmp`` and ``/dev/shm`` to host tmpfs folders
-        to bind there (with a file cap, see ``tmpfs.py``) instead of bwrap's own size-capped tmpfs."""
+        """bwrap's mount arguments. ``scratch`` maps ``/tmp`` and ``/dev/shm`` to folders holding a
+        tmpfs with a file cap (``tmpfs.py``) to bind there instead of bwrap's own size-capped tmpfs."""
         scratch = scratch or {}
         out: list[str] = []
         for path in self.system:

@@ -43,7 +43,7 @@ from benchmark.sandbox.process import (
     drain,
     pump,
 )
-from benchmark.sandbox.tmpfs import HostTmpfs, detach_all
+from benchmark.sandbox.tmpfs import ScratchMount, mount_privately, remove_all
 
 #: Submodules the reference solvers and typical generated code import, on top of the stack's packages.
 PRELOAD_SUBMODULES = (
@@ -91,7 +91,7 @@ class _Server:
         self.token: str | None = None
         self.proc: subprocess.Popen[bytes] | None = None
         self.server_pid = 0  # the server's pid in the sandbox's namespace
-        self.scratch: dict[str, HostTmpfs] = {}
+        self.scratch: dict[str, ScratchMount] = {}
         self.tainted = False  # the server's own sweep after a case did not finish: serve no more
         try:
             shutil.copyfile(_server.__file__, self.dir / SERVER_FILE)
@@ -118,7 +118,11 @@ class _Server:
                     start_new_session=True,
                     pass_fds=(theirs.fileno(), info.fileno()),
                     preexec_fn=child_setup(
-                        None, cgroup_procs=self.token, die_with_parent=False, drop_capabilities=False
+                        None,
+                        cgroup_procs=self.token,
+                        die_with_parent=False,
+                        drop_capabilities=False,
+                        before_exec=mount_privately(self.scratch),
                     ),
                 )
             theirs.close()
@@ -136,7 +140,7 @@ class _Server:
             self.server_pid = int(ready["pid"])
             self.preloaded = list(ready.get("preloaded", []))
             self.failed = list(ready.get("failed", []))
-            detach_all(self.scratch)  # the sandbox holds its own copy now
+            remove_all(self.scratch)  # bwrap has bound the tmpfs folders: they are needed no more
         except BaseException:
             self.close()
             raise
@@ -238,7 +242,7 @@ class _Server:
             self.sock.close()
         self.cap.close(self.token)
         self.token = None
-        detach_all(self.scratch)
+        remove_all(self.scratch)
         shutil.rmtree(self.dir, ignore_errors=True)
 
 
@@ -314,7 +318,7 @@ class PoolSandbox(BwrapSandbox):
                     if self._closed:
                         server.kill()
                 server.wait_ready()
-            except (OSError, PoolDiedError) as exc:
+            except (OSError, subprocess.SubprocessError, PoolDiedError) as exc:
                 problem, server = f"pool server could not start: {exc}", None
             with self._lock:
                 self._starting, self._wanted = None, False

@@ -178,16 +178,24 @@ class PidsCgroup(ProcessCap):
 
 
 def child_setup(
-    limits: Limits | None, *, cgroup_procs: str | None, die_with_parent: bool, drop_capabilities: bool
+    limits: Limits | None,
+    *,
+    cgroup_procs: str | None,
+    die_with_parent: bool,
+    drop_capabilities: bool,
+    before_exec: Callable[[], None] | None = None,
 ) -> Callable[[], None]:
     """The child's setup between fork and exec, with everything computed before the fork.
-    Without ``limits`` no rlimits are set (the warm pool sets them per case in its children)."""
+    Without ``limits`` no rlimits are set (the warm pool sets them per case in its children).
+    ``before_exec`` runs first (bwrap's capped tmpfs mounts, ``tmpfs.py``)."""
     memory = limits.memory_mb * 1024 * 1024 if limits else 0
     cpu = limits.effective_cpu_s if limits else 0
     fsize = limits.file_bytes if limits else 0
     prctl = _PRCTL
 
     def apply() -> None:
+        if before_exec is not None:
+            before_exec()
         if cgroup_procs is not None:
             with open(cgroup_procs, "w") as fh:
                 fh.write(str(os.getpid()))
@@ -284,6 +292,7 @@ def run_process(
     after_kill: Callable[[], None] | None = None,
     launcher_tasks: int = 0,
     result: tuple[int, HeadBuffer] | None = None,
+    before_exec: Callable[[], None] | None = None,
 ) -> ProcessRun:
     """Run argv to completion or to the wall timeout, then kill its process group.
 
@@ -291,6 +300,7 @@ def run_process(
     wait until the sandbox's pid namespace is gone). ``launcher_tasks`` are the sandbox's own
     processes (bwrap and its init), allowed on top of ``Limits.processes``. ``result`` is the read
     end of the result pipe and the buffer its bytes go to, read alongside stdout and stderr.
+    ``before_exec`` runs in the child before anything else (see :func:`child_setup`).
     """
     token = cap.open(limits.processes + launcher_tasks)
     try:
@@ -312,6 +322,7 @@ def run_process(
                     cgroup_procs=token,
                     die_with_parent=die_with_parent,
                     drop_capabilities=drop_capabilities,
+                    before_exec=before_exec,
                 ),
             )
         finally:
