@@ -26,6 +26,9 @@ REPO = Path(__file__).resolve().parents[1]
 FIXTURES = REPO / "fixtures" / "mmopt"
 #: The pytest plugin that registers the test adapters; benchmark sessions of the tests load it.
 PLANTED_PLUGIN = "tests.planted_adapter"
+#: The tests' data folder holds task layouts of the public releases, whose verifier scripts are
+#: named ``test_*.py`` and expect the task's container (``/tests``): they are data, not our tests.
+collect_ignore = ["data"]
 
 
 def fail_missing_fixture(what: str | Path) -> NoReturn:
