@@ -18,6 +18,7 @@ not as a refused connection.
 
 from __future__ import annotations
 
+import html
 import importlib.util
 import json
 import os
@@ -177,6 +178,14 @@ max_retries = 1
         assert record["cost_usd"] == 0.0
     manifest = json.loads((first.run_dir / "manifest.json").read_text())
     assert manifest["sessions"][-1]["requests_sent"] == len(CASES)
+    # report.html shows what was sent to the real model and why each case ended.
+    page = (first.run_dir / "report.html").read_text(encoding="utf-8")
+    assert page.count("transcript (1 model calls)") == len(CASES)
+    assert "data:image/png;base64," in page  # the visuals as sent, as thumbnails
+    for record in records.values():
+        assert record["end_reason"] and f"ended: {record['end_reason']}" in page, record
+        sent = record["turns"][0]["messages"][-1]["text"]
+        assert html.escape(sent[:200]) in page  # the prompt's text as it went out
 
     served = llama_server.completions_served()
     second = run_bench(tmp_path / "second", *select, timeout=RUN_TIMEOUT_S)
