@@ -106,3 +106,31 @@ def test_a_replayed_agent_opens_the_xlsx_attachment_with_pandas_in_the_sandbox(b
     assert "sandbox_note" not in agent
     assert record["extra"]["agent_limits"]["wall_s"] == 900.0  # task.toml's [agent].timeout_sec
     assert record["passed"] and record["scores"]["official_reward"] == 1.0
+
+
+OWN_XLSX_TURN = """
+import sys
+import pandas as pd
+sheet = pd.read_excel("data/attachments/admissions.xlsx", sheet_name="Admissions", header=None)
+env = sys.prefix.rsplit("/", 1)[-1]
+print("rows", len(sheet), "cols", sheet.shape[1], "pandas", pd.__version__, "env", env)
+"""
+
+
+def test_a_replayed_agent_opens_an_own_tasks_xlsx_attachment_with_pandas(bench, tmp_path) -> None:
+    """Our own contest-sized tasks ship an environment/Dockerfile, so their agent gets the agent
+    stack (pandas, openpyxl) like a release task; the solver stack has no pandas at all."""
+    replay = tmp_path / "transcript.jsonl"
+    turns = ["Reading the workbook.\n```python\n" + OWN_XLSX_TURN + "```", "Done."]
+    replay.write_text(
+        "".join(
+            json.dumps({"case": f"tbmath/ward_capacity/agent/s0/turn{n}", "response": text}) + "\n"
+            for n, text in enumerate(turns)
+        )
+    )
+    run = bench("--suite=tbmath", f"--model=replay:{replay}", "-k", "ward_capacity")
+    (record,) = run.records
+    agent = record["extra"]["agent"]
+    output = agent["turns"][0]["actions"][0]["result"]["output"]
+    assert "rows 740 cols 4 pandas 2.2.2 env .venv-agent" in output, output
+    assert "sandbox_note" not in agent

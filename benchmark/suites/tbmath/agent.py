@@ -163,7 +163,11 @@ def run_episode(
             if reason:
                 episode.end_reason = reason
                 break
-            completion = _ask(context, messages, number, oracle_turn)
+            completion, from_reference = _ask(context, messages, number, oracle_turn)
+            # A turn answered with the primary reference script runs where tbmath-generate ran it
+            # (the run's own solver-stack sandbox) so it reproduces the panel's stored values, even
+            # in a task whose Dockerfile gives its agent the agent stack.
+            turn_sandbox = context.sandbox if from_reference and task.primary_reference else sandbox
             tokens += (completion.usage.input_tokens or 0) + (completion.usage.output_tokens or 0)
             cost += completion.cost_usd or 0.0
             actions = parse_actions(completion)
@@ -189,7 +193,7 @@ def run_episode(
             attachments: list[ImagePart] = []
             for action in actions:
                 remaining = limits.wall_s - (clock() - start)
-                text, image, record = _perform(action, workspace, sandbox, limits, remaining, images_dir)
+                text, image, record = _perform(action, workspace, turn_sandbox, limits, remaining, images_dir)
                 turn["actions"].append(record)
                 if image is not None:
                     attachments.append(image)
@@ -225,12 +229,15 @@ def _limit_reached(number: int, elapsed: float, tokens: int, cost: float, limits
 
 def _ask(
     context: CaseContext, messages: Sequence[Message], number: int, oracle_turn: Callable[[int], str] | None
-) -> Completion:
+) -> tuple[Completion, bool]:
+    """(the model's completion, whether the adapter answered with the reference turn)."""
     case = context.case
+    asked: list[bool] = []
 
     def reference() -> str:
         if oracle_turn is None:
             raise OracleUnavailable(f"{case.key}: this task has no reference artifact for the oracle")
+        asked.append(True)
         return oracle_turn(number)
 
     request = CompletionRequest(
@@ -246,7 +253,7 @@ def _ask(
     context.accounting.add(completion)
     if completion.model_id not in context.model_ids:
         context.model_ids.append(completion.model_id)
-    return completion
+    return completion, bool(asked)
 
 
 def _perform(
