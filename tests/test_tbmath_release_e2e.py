@@ -119,7 +119,8 @@ print("rows", len(sheet), "cols", sheet.shape[1], "pandas", pd.__version__, "env
 
 def test_a_replayed_agent_opens_an_own_tasks_xlsx_attachment_with_pandas(bench, tmp_path) -> None:
     """Our own contest-sized tasks ship an environment/Dockerfile, so their agent gets the agent
-    stack (pandas, openpyxl) like a release task; the solver stack has no openpyxl, so pandas cannot read a workbook there."""
+    stack (pandas, openpyxl) like a release task; without openpyxl (the solver stack) pandas
+    cannot read a workbook."""
     replay = tmp_path / "transcript.jsonl"
     turns = ["Reading the workbook.\n```python\n" + OWN_XLSX_TURN + "```", "Done."]
     replay.write_text(
