@@ -105,6 +105,7 @@ WEAK: dict[str, Callable[[Artifacts], dict[str, Any]]] = {
     "production_plan": lambda r: r["production_plan"]["lot_for_lot"],
     "spare_parts": lambda r: r["spare_parts"]["analytic_policy"],
     "battery_arbitrage": lambda r: r["battery_arbitrage"]["daily_rule"],
+    "water_network": lambda r: r["water_network"]["greedy_paths"],
 }
 # The empirical-quantile policy costs 0.36% more than the EOQ/normal optimum: inside the stated 0.5%.
 WEAK_STILL_PASSES = {"inventory_policy"}
@@ -166,8 +167,23 @@ MADE_UP: dict[str, Callable[[dict[str, Any]], list[dict[str, Any]]]] = {
         {**p, "base": {**p["base"], "discharge_mw": [5.0] * 744}},  # sells energy it never stored
         {**p, "cycle_limit": p["base"]},  # 1,048 MWh discharged against a cap of 620
     ],
+    "water_network": lambda p: [
+        {**p, "base": {**p["base"], "total_cost_usd": 1000.0}},
+        {**p, "outage": _without(p["outage"], "flows")},
+        {**p, "base": {**p["base"], "flows": {}}},  # no water reaches any town
+        {**p, "outage": p["base"]},  # W1 treats 16,764 m3 a day against its 10,000 during the outage
+        {**p, "design": {**p["design"], "built": []}},  # flows in a main it did not build
+        {**p, "data": {**p["data"], "pipes_in_service": 70}},  # out-of-service pipes counted
+    ],
 }
-CONTEST = ["battery_arbitrage", "production_plan", "regional_depots", "spare_parts", "ward_capacity"]
+CONTEST = [
+    "battery_arbitrage",
+    "production_plan",
+    "regional_depots",
+    "spare_parts",
+    "ward_capacity",
+    "water_network",
+]
 
 TASK_IDS = sorted(WEAK)
 
