@@ -15,7 +15,7 @@ usually feasible data, and the generator rejects and redraws the rest.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from benchmark.suites.nldata.records import BaseRecord, Derivation, Param, SetSpec
@@ -32,7 +32,7 @@ def _members(prefix: str, n: int) -> tuple[str, ...]:
     return tuple(f"{prefix}{i}" for i in range(1, n + 1))
 
 
-def _p1(name: str, spec: SetSpec, values: list[float] | tuple[float, ...], text: str) -> Param:
+def _p1(name: str, spec: SetSpec, values: Sequence[float], text: str) -> Param:
     return Param(name, (spec.name,), {(m,): v for m, v in zip(spec.members, values, strict=True)}, text)
 
 
