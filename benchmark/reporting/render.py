@@ -53,16 +53,16 @@ def summary_tables(summary: Mapping[str, Any]) -> list[Table]:
     over_runs = metrics.get("pass@1_over_runs")
     if over_runs:
         vcr = metrics["valid_code_rate_over_runs"]
-        rows = [
+        rows: tuple[tuple[str, ...], ...] = (
             ("pass@1", f"{100 * over_runs['mean']:.1f}% ± {100 * over_runs['std']:.1f}%"),
             ("valid code rate", f"{100 * vcr['mean']:.1f}% ± {100 * vcr['std']:.1f}%"),
-        ]
-        rows += [
+        )
+        rows += tuple(
             (key.replace("_stochastic_runs", " (stochastic runs)"), _pct(value))
             for key, value in metrics.items()
             if key.endswith("_stochastic_runs")
-        ]
-        tables.append(Table(f"Over {metrics['runs']} runs (mean ± std)", ("metric", "value"), tuple(rows)))
+        )
+        tables.append(Table(f"Over {metrics['runs']} runs (mean ± std)", ("metric", "value"), rows))
     for grouping in summary.get("groupings") or ():
         groups = summary.get(f"by_{grouping}")
         if groups:

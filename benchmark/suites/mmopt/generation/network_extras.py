@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from matplotlib.patches import Rectangle
 from matplotlib.text import Text
@@ -102,7 +103,7 @@ def render_table(
                 elif cell.text:
                     raise ValueError("a table cell with text needs a key for the label audit")
                 x += col_w[c]
-        lines = {"color": "#8a94a6", "lw": 1.0, "zorder": 2}
+        lines: dict[str, Any] = {"color": "#8a94a6", "lw": 1.0, "zorder": 2}  # Line2D keywords
         bottom = top - row_h * len(grid)
         for r in range(len(grid) + 1):
             ax.plot([left, left + table_w], [top - r * row_h] * 2, **lines)

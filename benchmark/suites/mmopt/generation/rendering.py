@@ -130,7 +130,8 @@ class LabelPlacer:
         self.paths: dict[str, np.ndarray] = {}
         self.placed: list[PlacedText] = []
 
-    def to_display(self, xy: Sequence[float]) -> np.ndarray:
+    def to_display(self, xy: Sequence[float] | np.ndarray) -> np.ndarray:
+        """Data coordinates to display pixels: one point or an ``(n, 2)`` array of points."""
         return np.asarray(self.ax.transData.transform(np.asarray(xy, dtype=float)), dtype=float)
 
     def add_box(self, owner: str, box: Box) -> None:

@@ -103,6 +103,14 @@ class MapMarker:
     size_pt: float
     bold: bool = False
 
+    @classmethod
+    def at(
+        cls, name: str, xy: Sequence[int], marker: str, color: str, size_pt: float, *, bold: bool = False
+    ) -> MapMarker:
+        """The marker at an instance's ``[x, y]`` coordinates (JSON gives a list of two)."""
+        x, y = xy
+        return cls(name, x, y, marker, color, size_pt, bold)
+
 
 @dataclass(frozen=True)
 class CoverageCircle:
@@ -179,7 +187,11 @@ def render_map(
         placer = LabelPlacer(fig, ax, margin_px=2.0, line_margin_px=3.0)
         for value in range(grid_size + 1):
             strong = value % 5 == 0
-            style = {"color": "#b9b9b9" if strong else "#dddddd", "lw": 0.9 if strong else 0.6, "zorder": 0}
+            style: dict[str, Any] = {  # matplotlib's Line2D keywords
+                "color": "#b9b9b9" if strong else "#dddddd",
+                "lw": 0.9 if strong else 0.6,
+                "zorder": 0,
+            }
             ax.plot([value, value], [0, grid_size], **style)
             ax.plot([0, grid_size], [value, value], **style)
         frame = Rectangle((0, 0), grid_size, grid_size, fill=False, edgecolor="#888888", lw=1.0, zorder=0)
@@ -242,7 +254,7 @@ def render_map(
             far = [centre + np.array([dx * (half_marker + half_w + 10), dy * (half_marker + half_h + 8)])
                    for dx, dy in _NAME_OFFSETS]  # fmt: skip
             key = f"{prefix}name:{marker.name}"
-            style = {
+            name_style: dict[str, str] = {
                 "color": marker.color if marker.bold else "#111111",
                 "weight": "bold" if marker.bold else "normal",
                 "facecolor": "white",
@@ -251,7 +263,7 @@ def render_map(
             # nearest ring first; a name may cover a piece of a circle only when no spot avoids them
             stages = ((near, own), (near, own | circle_keys), (far, own), (far, own | circle_keys))
             if not any(
-                placer.place(key, marker.name, spots, owners, 11, **style) for spots, owners in stages
+                placer.place(key, marker.name, spots, owners, 11, **name_style) for spots, owners in stages
             ):
                 raise Rejected("visual: no free place for a name on the map")
         return placer.rendered()

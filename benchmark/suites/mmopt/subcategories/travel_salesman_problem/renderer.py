@@ -44,9 +44,9 @@ def _tables(instance: Mapping[str, Any]) -> list[Table]:
 def render(instance: Mapping[str, Any]) -> list[RenderedVisual]:
     root = instance["root_city"]
     markers = [
-        MapMarker(name, *instance["coordinates"][name], "s", START_COLOR, 12.0, bold=True)
+        MapMarker.at(name, instance["coordinates"][name], "s", START_COLOR, 12.0, bold=True)
         if name == root
-        else MapMarker(name, *instance["coordinates"][name], "o", CITY_COLOR, 10.0)
+        else MapMarker.at(name, instance["coordinates"][name], "o", CITY_COLOR, 10.0)
         for name in instance["sets"]["nodes"]
     ]
     city_map = render_map(grid_size(instance), markers, [], MAP_TITLE, prefix="v0/")

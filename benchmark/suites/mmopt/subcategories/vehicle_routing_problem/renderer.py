@@ -49,9 +49,9 @@ def _tables(instance: Mapping[str, Any]) -> list[Table]:
 def render(instance: Mapping[str, Any]) -> list[RenderedVisual]:
     depot = instance["depot"]
     markers = [
-        MapMarker(name, *instance["coordinates"][name], "s", DEPOT_COLOR, 12.0, bold=True)
+        MapMarker.at(name, instance["coordinates"][name], "s", DEPOT_COLOR, 12.0, bold=True)
         if name == depot
-        else MapMarker(name, *instance["coordinates"][name], "o", CUSTOMER_COLOR, 10.0)
+        else MapMarker.at(name, instance["coordinates"][name], "o", CUSTOMER_COLOR, 10.0)
         for name in instance["sets"]["nodes"]
     ]
     site_map = render_map(grid_size(instance), markers, [], MAP_TITLE, prefix="v0/")
