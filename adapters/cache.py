@@ -59,7 +59,7 @@ it carries provider options (reasoning effort and the like) that change the answ
 
 def cache_key(identity: Mapping[str, object], request: CompletionRequest) -> str:
     """sha256 hex of the canonical JSON of (format, adapter identity, messages, decoding)."""
-    messages = [
+    messages: list[dict[str, object]] = [
         {
             "role": m.role,
             "parts": [

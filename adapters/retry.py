@@ -153,7 +153,9 @@ def call_with_retries(
             if wait is None:
                 wait = policy.backoff_s(attempts - 1, rng)
             fail_fast = fault.unreachable and unreachable_budget_s is not None
-            budget = min(policy.max_total_s, unreachable_budget_s) if fail_fast else policy.max_total_s
+            budget = policy.max_total_s
+            if fault.unreachable and unreachable_budget_s is not None:  # fail_fast, narrowed for mypy
+                budget = min(budget, unreachable_budget_s)
             fits = elapsed + wait <= budget
             if not (fault.retryable and retries_left and fits):
                 if not fault.retryable:
