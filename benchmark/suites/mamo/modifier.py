@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from benchmark.messages import Message
@@ -51,8 +52,7 @@ def modify(
         if outcome.attempt.category not in NOT_EXECUTED:
             break
         messages = modifier_messages(outcome.artifact, outcome.attempt.error, ode=ode)
-        current = outcome.artifact
-        reply = ask(messages, number, lambda current=current: fenced(current, ode=ode))
+        reply = ask(messages, number, partial(fenced, outcome.artifact, ode=ode))
         extracted = extract(reply, ode=ode)
         record: dict[str, Any] = {"pass": number, "sent": [m.plain_text() for m in messages]}
         if extracted.artifact is None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import tempfile
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -58,7 +59,7 @@ class LinearModel:
         self.variables.append(Variable(name, lower, upper, integer))
         return name
 
-    def add_constraint(self, name: str, terms: dict[str, float], sense: str, rhs: float) -> None:
+    def add_constraint(self, name: str, terms: Mapping[str, float], sense: str, rhs: float) -> None:
         self.constraints.append(Constraint(name, {v: c for v, c in terms.items() if c != 0}, sense, rhs))
 
     @property

@@ -10,6 +10,7 @@ generator requires to differ from the true optimum.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -39,7 +40,7 @@ def capital(name: str) -> str:
     return name[:1].upper() + name[1:]
 
 
-def table(row_names: list[str], column_names: list[str], values: list[list[float]]) -> str:
+def table(row_names: list[str], column_names: list[str], values: Sequence[Sequence[float]]) -> str:
     return "\n".join(
         f"- {row}: " + ", ".join(f"{c} = {num(v)}" for c, v in zip(column_names, vals, strict=True))
         for row, vals in zip(row_names, values, strict=True)

@@ -671,12 +671,12 @@ def cooling_reading(rng: random.Random) -> OdeProblem:
     hours = rng.random() < 0.5
     if hours:
         later = rng.choice((0.75, 1.0, 1.25, 1.5, 2.0))
-        t, when = 60 * later, f"{num(later)} hours"
+        t, elapsed = 60 * later, f"{num(later)} hours"
         parameters["hours"] = later
     else:
         t = float(rng.randint(int(t_reading) + 5, 90))
-        when = f"{num(t)} minutes"
-    question = f"{setting} What is its temperature {when} after it was set down, in degrees Celsius?"
+        elapsed = f"{num(t)} minutes"
+    question = f"{setting} What is its temperature {elapsed} after it was set down, in degrees Celsius?"
     needs = ("inferred_parameter", "unit_conversion") if hours else ("inferred_parameter",)
     exact = ambient + (start - ambient) * math.exp(-k * t)
     return OdeProblem(

@@ -258,8 +258,9 @@ def transportation(rng: random.Random) -> OptProblem:
     ]
     sources = [f"{capital(source)} {chr(65 + i)}" for i in range(m)]
     sinks = [f"{sink} {j + 1}" for j in range(n)]
-    routes = [(i, j) for i in range(m) for j in range(n) if cost[i][j] is not None]
-    model = LinearModel("Minimize", {f"x_{i}_{j}": cost[i][j] for i, j in routes})
+    route_cost = {(i, j): c for i, row in enumerate(cost) for j, c in enumerate(row) if c is not None}
+    routes = list(route_cost)
+    model = LinearModel("Minimize", {f"x_{i}_{j}": c for (i, j), c in route_cost.items()})
     for i, j in routes:
         model.add_variable(f"x_{i}_{j}")
     for i in range(m):
