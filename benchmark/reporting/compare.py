@@ -180,9 +180,11 @@ def _verdict(passed: bool, category: str | None) -> str:
     return "pass" if passed else f"fail ({category})"
 
 
-def comparison_tables(
-    comparison: Mapping[str, Any],
-) -> list[tuple[str, tuple[str, ...], list[tuple[str, ...]]]]:
+#: A titled table: (title, headers, rows).
+TitledTable = tuple[str, tuple[str, ...], list[tuple[str, ...]]]
+
+
+def comparison_tables(comparison: Mapping[str, Any]) -> list[TitledTable]:
     headers = ("", "instances", "pass@1 A", "pass@1 B", "B − A (pp)", "95% CI (pp)", "p-value", "test")
 
     def row(name: str, d: Mapping[str, Any] | None) -> tuple[str, ...]:
@@ -193,10 +195,10 @@ def comparison_tables(
             _pct(d["difference"]), f"[{_pct(d['low'])}, {_pct(d['high'])}]", f"{d['p_value']:.4g}", d["test"],
         )  # fmt: skip
 
-    tables = [("pass@1, B − A", headers, [row("all", comparison["pass@1"])])]
+    tables: list[TitledTable] = [("pass@1, B − A", headers, [row("all", comparison["pass@1"])])]
     for label, groups in comparison["by"].items():
         tables.append((f"By {label}", (label, *headers[1:]), [row(n, d) for n, d in groups.items()]))
-    flips = [
+    flips: list[tuple[str, ...]] = [
         (f["case"], _verdict(f["a"], f["category_a"]), _verdict(f["b"], f["category_b"]))
         for f in comparison["flipped"]
     ]

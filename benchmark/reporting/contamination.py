@@ -153,11 +153,11 @@ def _pct(value: float | None, signed: bool = False) -> str:
 
 
 def report_rows(report: Mapping[str, Any]) -> tuple[tuple[str, ...], list[tuple[str, ...]]]:
-    headers = (
+    headers: tuple[str, ...] = (
         report["grouped_by"] or "group", "pairs", "public (paired)", "fresh (paired)", "gap (pp)",
         "95% CI (pp)", "p-value", "test", "public, all instances", "verdict",
     )  # fmt: skip
-    rows = []
+    rows: list[tuple[str, ...]] = []
     for row in (*report["groups"], report["overall"]):
         d = row["paired"]
         public_all = f"{_pct(row['public_pass_rate_all'])} of {row['public_instances']}"

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from benchmark.records import latest_by_case, read_records
 from benchmark.reporting.render import Table
@@ -51,7 +52,7 @@ def _heatmap_png(table: Table, path: Path) -> None:
 def _compare(args: argparse.Namespace) -> int:
     from benchmark.suites.nldata.reporting import report_tables
 
-    records = []
+    records: list[dict[str, Any]] = []
     for run in args.runs:
         found = read_records(Path(run) / "results.jsonl")
         if not found:
