@@ -8,32 +8,15 @@ from __future__ import annotations
 
 from benchmark.suites.mmopt.generation.network import arc_kind
 from benchmark.suites.mmopt.generation.protocol import DerivedArtifacts, VerifiedRecord
+from benchmark.suites.mmopt.generation.resources import resource_text, text_fragments
 from benchmark.suites.mmopt.subcategories.maximum_flow.generator import layers_of, trivial_cuts
 
-TASK_INPUT = """\
-Maximum flow (network optimization)
+CANONICAL_SPECIFICATION = resource_text(__name__, "canonical_specification.txt.tmpl")
+MATH_MODEL = resource_text(__name__, "math_model.md.tmpl")
+SOLVER_TEMPLATE = resource_text(__name__, "solver_ref.py.tmpl")
 
-The figure visual_0.png shows a directed network. Each circle is a node, named by the bold number
-inside it. The node tagged "source" is where flow enters the network and the node tagged "sink" is
-where it leaves. Each arrow is an arc from the node it starts at to the node it points to, and the
-number in the small box on an arrow is that arc's capacity. Flow may only travel in the direction
-of the arrow. An arc may also join two nodes of the same column, or curve around the outside of the
-drawing to skip a column; follow each line from its start to its arrowhead.
-
-Task: find the largest possible amount of flow that can be sent from the source to the sink. The
-flow on every arc must be at least zero and at most the arc's capacity, and at every node other than
-the source and the sink the total flow in must equal the total flow out. All nodes, arcs and
-capacities must be read from the figure.
-
-Formulate this as an optimization model and write Python code with a function solve() that takes
-no arguments, builds and solves the model, and returns a dict with the keys:
-- "status": "optimal" when an optimal solution is found;
-- "objective_value": the maximum flow value, as a number;
-- "flows": a dict giving the flow on every arc, keyed "u_v": the name of the node the arc starts at,
-  an underscore, and the name of the node it points to (the arc from node a to node b is "a_b");
-- "min_cut_S": the list of node names on the source side of a minimum cut;
-- "min_cut_T": the list of the remaining node names (the sink side of that cut).
-"""
+_TEXT = text_fragments(__name__)
+TASK_INPUT = _TEXT["task_input"]
 
 
 def _arc_lines(record: VerifiedRecord) -> list[str]:
@@ -51,25 +34,16 @@ def canonical_specification(record: VerifiedRecord) -> str:
         f"  column {k + 1}: " + ", ".join(str(n) for n in layer)
         for k, layer in enumerate(layers_of(instance))
     )
-    return (
-        f"Instance {record.instance_id} - maximum flow ({record.difficulty})\n\n"
-        "Problem\n"
-        "  Send as much flow as possible from the source to the sink of a directed network. Flow on\n"
-        "  each arc lies between zero and the arc's capacity; flow is conserved at every other node.\n\n"
-        f"Nodes ({len(instance['nodes'])}): " + ", ".join(str(n) for n in instance["nodes"]) + "\n"
-        f"Source: {instance['source']}\nSink: {instance['sink']}\n\n"
-        "Layout (columns left to right, nodes top to bottom):\n" + layers + "\n\n"
-        f"Arcs ({len(instance['arcs'])}; tail -> head, capacity, kind):\n"
-        + "\n".join(_arc_lines(record))
-        + "\n\n"
-        "Objective\n  maximize the net flow out of the source.\n\n"
-        "Visual interpretation\n"
-        "  visual_0.png draws the network in columns (layers). Nodes are circles with their name in bold;\n"
-        "  the source and sink carry the tags 'source' and 'sink'. Each arrow is one arc; the boxed number\n"
-        "  on it (box outline in the arrow's colour) is its capacity. Arcs between nodes of one column are\n"
-        "  vertical; arcs that skip a column curve around the top or bottom of the drawing.\n\n"
-        "Output contract\n"
-        "  solve() returns status, objective_value, flows keyed 'u_v', min_cut_S and min_cut_T.\n"
+    return CANONICAL_SPECIFICATION.format(
+        instance_id=record.instance_id,
+        difficulty=record.difficulty,
+        n_nodes=len(instance["nodes"]),
+        nodes_joined=", ".join(str(n) for n in instance["nodes"]),
+        source=instance["source"],
+        sink=instance["sink"],
+        layers=layers,
+        n_arcs=len(instance["arcs"]),
+        arc_lines="\n".join(_arc_lines(record)),
     )
 
 
@@ -83,87 +57,21 @@ def math_model(record: VerifiedRecord) -> str:
         for a in instance["arcs"]
         if a["from"] in set(solution["min_cut_S"]) and a["to"] not in set(solution["min_cut_S"])
     ]
-    return f"""# Maximum flow — {record.instance_id}
-
-## Sets
-- $N$: nodes, $N = \\{{{", ".join(str(n) for n in instance["nodes"])}\\}}$ ({len(instance["nodes"])} nodes)
-- $A \\subseteq N \\times N$: directed arcs ({len(instance["arcs"])} arcs, listed below)
-- source $s = {instance["source"]}$, sink $t = {instance["sink"]}$
-
-## Parameters
-- $u_{{ij}}$: capacity of arc $(i, j) \\in A$
-
-## Decision variables
-- $x_{{ij}} \\ge 0$: flow on arc $(i, j) \\in A$
-
-## Objective
-$$\\max \\; \\sum_{{j:(s,j) \\in A}} x_{{sj}} - \\sum_{{j:(j,s) \\in A}} x_{{js}}$$
-
-## Constraints
-- Flow conservation, for all $i \\in N \\setminus \\{{s, t\\}}$:
-  $\\sum_{{j:(j,i) \\in A}} x_{{ji}} = \\sum_{{j:(i,j) \\in A}} x_{{ij}}$
-- Capacity: $0 \\le x_{{ij}} \\le u_{{ij}}$ for all $(i, j) \\in A$
-
-## Instance data
-
-| tail | head | capacity |
-|---:|---:|---:|
-{rows}
-
-## Instance notes
-- Verified maximum flow: **{solution["objective_value"]}** ({record.reference.method}); cross-checked by
-  {record.cross_check_method} (value {record.cross_check_objective:g}).
-- Optimality certificate: the cut $S = \\{{{cut_set}\\}}$ has capacity
-  {solution["objective_value"]} (cut arcs: {", ".join(cut_arcs)}).
-- Flows on individual arcs need not be unique; the maximum flow value is.
-"""
-
-
-SOLVER_TEMPLATE = '''\
-"""Reference solver for {instance_id} (maximum flow), generated from the verified instance record.
-
-Self-contained: the instance data is embedded below, nothing is read from disk.
-"""
-
-from __future__ import annotations
-
-import json
-
-from ortools.graph.python import max_flow
-
-NODES = {nodes!r}
-SOURCE = {source!r}
-SINK = {sink!r}
-ARCS = [  # (tail, head, capacity)
-{arcs}
-]
-
-
-def solve() -> dict:
-    solver = max_flow.SimpleMaxFlow()
-    for tail, head, capacity in ARCS:
-        solver.add_arc_with_capacity(tail, head, capacity)
-    status = solver.solve(SOURCE, SINK)
-    if status != solver.OPTIMAL:
-        return {{"status": "error", "objective_value": None, "flows": {{}}}}
-    value = solver.optimal_flow()
-    flows = {{f"{{tail}}_{{head}}": solver.flow(i) for i, (tail, head, _) in enumerate(ARCS)}}
-    source_side = sorted(set(solver.get_source_side_min_cut()) & set(NODES))
-    return {{
-        "status": "optimal",
-        "objective_value": value,
-        "objective_exact": value,
-        "max_flow_value": value,
-        "min_cut_value": value,
-        "flows": flows,
-        "min_cut_S": source_side,
-        "min_cut_T": [node for node in NODES if node not in source_side],
-    }}
-
-
-if __name__ == "__main__":
-    print(json.dumps(solve()))
-'''
+    return MATH_MODEL.format(
+        instance_id=record.instance_id,
+        nodes_joined=", ".join(str(n) for n in instance["nodes"]),
+        n_nodes=len(instance["nodes"]),
+        n_arcs=len(instance["arcs"]),
+        source=instance["source"],
+        sink=instance["sink"],
+        rows=rows,
+        objective_value=solution["objective_value"],
+        reference_method=record.reference.method,
+        cross_check_method=record.cross_check_method,
+        cross_check_objective=record.cross_check_objective,
+        cut_set=cut_set,
+        cut_arcs_joined=", ".join(cut_arcs),
+    )
 
 
 def solver_ref(record: VerifiedRecord) -> str:
