@@ -41,6 +41,7 @@ REPORTED_KEYS = ("objective_value", "objective", "total_cost", "objective_exact"
 #: Where routes are read, in the official scorer's order: (key, per vehicle, arcs rather than nodes).
 ROUTE_KEYS: tuple[tuple[str, bool, bool], ...] = (
     ("route_arcs_by_vehicle_period", True, True),
+    ("route_arcs_by_period", False, True),
     ("route_by_vehicle_period", True, False),
     ("route_by_period", False, False),
     ("routes", False, False),
@@ -313,7 +314,8 @@ def _flag(value: Any) -> int | None:
 
 def official_dispatch(instance: Mapping[str, Any], solution: Mapping[str, Any]) -> dict[str, dict[str, int]]:
     """Which vehicles the release's scorer counts as dispatched per period: a per-vehicle table
-    when given, else a per-period table or ``dispatch_periods`` list for the first vehicle only,
+    when given, else ``used_vehicles_by_period`` (period -> vehicles), else a per-period table or
+    ``dispatch_periods`` list for the first vehicle only,
     else the first vehicle in every period with a delivery."""
     customers, periods = customers_periods(instance)
     fleet = vehicles_of(instance)
@@ -331,6 +333,12 @@ def official_dispatch(instance: Mapping[str, Any], solution: Mapping[str, Any]) 
             }
             if any(table.values()):
                 return table
+    used = solution.get("used_vehicles_by_period")
+    if isinstance(used, Mapping):  # period -> the vehicles that leave, read after the flag tables
+        listed = {str(t): {str(v) for v in row} for t, row in used.items() if isinstance(row, list)}
+        table = {v: {t: int(v in listed[t]) for t in periods if t in listed} for v in fleet}
+        if any(any(row.values()) for row in table.values()):
+            return table
     for key in PERIOD_DISPATCH_KEYS:
         raw = solution.get(key)
         if isinstance(raw, Mapping):
