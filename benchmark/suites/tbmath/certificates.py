@@ -35,12 +35,11 @@ def _z3_expr(expr: IntExpr) -> z3.ArithRef:
 
 
 def _z3_prop(prop: Prop) -> z3.BoolRef:
-    op = prop[0]
-    if op == "and":
+    if prop[0] == "and":
         return z3.And([_z3_prop(p) for p in prop[1]]) if prop[1] else z3.BoolVal(True)
-    if op == "or":
+    if prop[0] == "or":
         return z3.Or([_z3_prop(p) for p in prop[1]]) if prop[1] else z3.BoolVal(False)
-    left, right = _z3_expr(prop[1]), _z3_expr(prop[2])
+    op, left, right = prop[0], _z3_expr(prop[1]), _z3_expr(prop[2])
     return {"<=": left <= right, "<": left < right, "==": left == right}[op]
 
 
@@ -52,14 +51,15 @@ def _lean_expr(expr: IntExpr) -> str:
 
 
 def _lean_prop(prop: Prop) -> str:
-    op = prop[0]
-    if op in ("and", "or"):
-        if not prop[1]:
-            return "True" if op == "and" else "False"
-        joiner = " ∧ " if op == "and" else " ∨ "
-        return "(" + joiner.join(_lean_prop(p) for p in prop[1]) + ")"
+    if len(prop) == 2:
+        junction, parts = prop
+        if not parts:
+            return "True" if junction == "and" else "False"
+        joiner = " ∧ " if junction == "and" else " ∨ "
+        return "(" + joiner.join(_lean_prop(p) for p in parts) + ")"
+    op, left, right = prop
     symbol = {"<=": "≤", "<": "<", "==": "="}[op]
-    return f"({_lean_expr(prop[1])} {symbol} {_lean_expr(prop[2])})"
+    return f"({_lean_expr(left)} {symbol} {_lean_expr(right)})"
 
 
 @dataclass(frozen=True)

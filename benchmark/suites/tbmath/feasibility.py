@@ -36,9 +36,11 @@ from typing import Any
 
 from benchmark.suites.tbmath import evidence, paths
 from benchmark.suites.tbmath.obligations import (
+    Comparison,
     Exact,
     Gap,
     Obligation,
+    Prop,
     add,
     compare,
     evaluate,
@@ -122,7 +124,7 @@ class _Collector:
     def violate(self, path: str, message: str) -> None:
         self.result.violations.append(Violation(self.check_id, self.form, path, message))
 
-    def oblige(self, cited: Sequence[str], statement: str, prop: tuple) -> bool:
+    def oblige(self, cited: Sequence[str], statement: str, prop: Prop) -> bool:
         self.count += 1
         obligation = Obligation(
             f"{self.check_id}_{self.count}", self.check_id, self.form, tuple(cited), statement, prop
@@ -166,7 +168,7 @@ def _range(artifact: Any, check: Mapping[str, Any], c: _Collector) -> None:
         number = c.number(path, value)
         if number is None:
             continue
-        parts: list[tuple] = []
+        parts: list[Prop] = []
         words: list[str] = []
         if low is not None:
             parts.append(compare("<" if strict else "<=", exact_decimal(low), number))
@@ -200,7 +202,7 @@ def _ordering(artifact: Any, check: Mapping[str, Any], c: _Collector) -> None:
             )
         )
         return
-    op = "<" if check.get("strict") else "<="
+    op: Comparison = "<" if check.get("strict") else "<="
     for (low_path, low_value), (high_path, high_value) in zip(lesser, greater, strict=True):
         a, b = c.number(low_path, low_value), c.number(high_path, high_value)
         if a is None or b is None:
@@ -369,7 +371,7 @@ def _aggregate(artifact: Any, check: Mapping[str, Any], c: _Collector) -> None:
     def scaled(raw: Any, name: str) -> Exact:
         return exact_decimal(_constant(raw, c.check_id, name) * count_scale)
 
-    parts: list[tuple] = []
+    parts: list[Prop] = []
     words: list[str] = []
     if check.get("equals") is not None:
         tolerance = _constant(check.get("abs_tolerance", 0), c.check_id, "abs_tolerance") * count_scale

@@ -13,11 +13,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
+from typing import Literal
 
-# An integer expression: a literal, or (op, operands…) with op in "+", "*", "%".
-IntExpr = int | tuple
-# A proposition: (op, a, b) with op in "<=", "<", "=="; or ("and"| "or", [props]).
-Prop = tuple
+#: An integer expression: a literal, or (op, operands…) with op in "+", "*", "%".
+IntExpr = int | tuple[str, *tuple["IntExpr", ...]]
+#: The comparisons a proposition may make.
+Comparison = Literal["<=", "<", "=="]
+#: A proposition: (op, a, b) with op a comparison; or ("and" | "or", [props]). The first item tells
+#: the two shapes apart for the type checker as well.
+Prop = tuple[Literal["and", "or"], list["Prop"]] | tuple[Comparison, IntExpr, IntExpr]
 
 
 @dataclass(frozen=True)
@@ -57,7 +61,7 @@ def fraction_of(value: float | int) -> Fraction:
 def _rescale(item: Exact, exp: int) -> IntExpr:
     if item.exp == exp:
         return item.expr
-    factor = 10 ** (exp - item.exp)
+    factor: int = 10 ** (exp - item.exp)  # exp >= item.exp: an int (typeshed says Any for int ** int)
     if isinstance(item.expr, int):
         return item.expr * factor
     return ("*", item.expr, factor)
@@ -73,7 +77,7 @@ def add(items: list[Exact]) -> Exact:
     return Exact(terms[0] if len(terms) == 1 else ("+", *terms), exp)
 
 
-def compare(op: str, a: Exact, b: Exact) -> Prop:
+def compare(op: Comparison, a: Exact, b: Exact) -> Prop:
     exp = max(a.exp, b.exp)
     return (op, _rescale(a, exp), _rescale(b, exp))
 
@@ -102,12 +106,11 @@ def evaluate(expr: IntExpr) -> int:
 
 
 def holds(prop: Prop) -> bool:
-    op = prop[0]
-    if op == "and":
+    if prop[0] == "and":
         return all(holds(p) for p in prop[1])
-    if op == "or":
+    if prop[0] == "or":
         return any(holds(p) for p in prop[1])
-    left, right = evaluate(prop[1]), evaluate(prop[2])
+    op, left, right = prop[0], evaluate(prop[1]), evaluate(prop[2])
     if op == "<=":
         return left <= right
     if op == "<":
