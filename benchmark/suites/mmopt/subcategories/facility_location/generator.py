@@ -19,6 +19,7 @@ import itertools
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -399,7 +400,7 @@ def _enumerate_uncapacitated(instance: Mapping[str, Any]) -> float:
                 options = [f for f in chosen if covers(instance, f, c)]
                 if not options:
                     break
-                assignment[c] = min(options, key=lambda f, c=c: dist(instance, f, c))
+                assignment[c] = min(options, key=partial(dist, instance, customer=c))
             else:
                 value = total_cost(instance, list(chosen), assignment)
                 best = value if best is None else min(best, value)

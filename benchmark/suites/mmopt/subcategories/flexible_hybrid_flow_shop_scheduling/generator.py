@@ -244,7 +244,9 @@ def reference_solve(instance: Mapping[str, Any]) -> ReferenceSolution:
     time = instance["processing_time"]
     horizon = sum(sum(row.values()) for row in time.values())
     model = cp_model.CpModel()
-    start, present, by_machine = {}, {}, {}
+    start: dict[tuple[str, str], cp_model.IntVar] = {}
+    present: dict[tuple[str, str, str], cp_model.IntVar] = {}
+    by_machine: dict[str, list[cp_model.IntervalVar]] = {}
     for j in jobs:
         for s in stages:
             start[j, s] = model.new_int_var(0, horizon, f"s_{j}_{s}")

@@ -148,11 +148,7 @@ def instantiate(rng: random.Random, layout: Layout, difficulty: str) -> dict[str
         }
         for profile, count in fleet
     }
-    vehicles = {
-        f"{name}{k}": name
-        for name, values in type_parameters.items()
-        for k in range(1, values["available_count"] + 1)
-    }
+    vehicles = {f"{profile.name}{k}": profile.name for profile, count in fleet for k in range(1, count + 1)}
     base = routing.distance_table(coordinates, nodes, rule)
     return {
         "variant": VARIANT,

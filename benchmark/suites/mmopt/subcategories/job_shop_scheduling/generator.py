@@ -252,8 +252,8 @@ def semi_active_schedule(
         for (a, _, _), (b, _, _) in pairwise(chain):
             predecessors[job, b].append((job, a))
     for order in machine_orders.values():
-        for a, b in pairwise(order):
-            predecessors[b].append(a)
+        for before, after in pairwise(order):
+            predecessors[after].append(before)
     start: dict[tuple[str, str], int] = {}
     remaining = sorted(duration)
     while remaining:
@@ -427,10 +427,10 @@ def cross_check(instance: Mapping[str, Any]) -> tuple[str, float]:
             row({index[job, b]: 1.0, index[job, a]: -1.0}, d)
         last, _, d_last = chain[-1]
         row({n_ops: 1.0, index[job, last]: -1.0}, d_last)
-    for k, (a, b) in enumerate(pairs):
+    for k, (p, q) in enumerate(pairs):
         y = n_ops + 1 + k
-        row({index[b]: 1.0, index[a]: -1.0, y: -big_m}, duration[a] - big_m)  # y = 1: a before b
-        row({index[a]: 1.0, index[b]: -1.0, y: big_m}, duration[b])  # y = 0: b before a
+        row({index[q]: 1.0, index[p]: -1.0, y: -big_m}, duration[p] - big_m)  # y = 1: p before q
+        row({index[p]: 1.0, index[q]: -1.0, y: big_m}, duration[q])  # y = 0: q before p
     cost = np.zeros(n_vars)
     cost[n_ops] = 1.0
     integrality = np.zeros(n_vars)

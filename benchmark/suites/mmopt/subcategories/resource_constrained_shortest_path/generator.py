@@ -176,7 +176,7 @@ def enumerate_routes(instance: Mapping[str, Any]) -> list[Route]:
     names = resources_of(instance)
     for a in instance["arcs"]:
         graph.add_edge(a["from"], a["to"], cost=a["cost"], use=[consumption(a, k) for k in names])
-    routes = []
+    routes: list[Route] = []
     for path in nx.all_simple_paths(graph, instance["source"], instance["sink"]):
         if len(routes) >= MAX_PATHS:
             raise Rejected("structure: too many source-sink paths to enumerate")

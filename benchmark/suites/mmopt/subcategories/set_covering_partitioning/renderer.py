@@ -32,7 +32,7 @@ NOTES = (
 
 def panels(instance: Mapping[str, Any]) -> list[list[Mapping[str, Any]]]:
     """The subsets of each figure, in order."""
-    subsets = list(subsets_of(instance))
+    subsets: list[Mapping[str, Any]] = list(subsets_of(instance))
     count = math.ceil(len(subsets) / ROWS_PER_FIGURE)
     size = math.ceil(len(subsets) / count)
     return [subsets[i : i + size] for i in range(0, len(subsets), size)]
