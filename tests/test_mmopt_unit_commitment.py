@@ -13,12 +13,16 @@ from typing import Any
 
 import pytest
 
+from benchmark.suites.mmopt.generation.certify import certify_package
 from benchmark.suites.mmopt.generation.validate import validate
 from benchmark.suites.mmopt.package import discover, load_package
 from benchmark.suites.mmopt.planting import plant
 from benchmark.suites.mmopt.subcategories import get_subcategory
 from benchmark.suites.mmopt.subcategories.energy_dispatch_unit_commitment.generator import (
     simple_plan_costs,
+)
+from benchmark.suites.mmopt.subcategories.energy_dispatch_unit_commitment.validator import (
+    release_problems,
 )
 from tests.mmopt_support import (
     assert_planted_causes_recovered,
@@ -238,3 +242,32 @@ PLANTED_MIX = (
 @pytest.mark.slow
 def test_planted_causes_are_recovered_with_their_category(tmp_path):
     assert_planted_causes_recovered(tmp_path, PLANTED_MIX, lambda ref: ref.path[1] == NAME)
+
+
+OFFICIAL = REPO / "tests" / "data" / "official_mmopt"
+
+
+def test_release_ramp_reading_decides_the_certificate_of_a_release_package():
+    """The release limits start-ups by the ramp limits too (from the initial output 0), and its
+    medium reference is optimal only under that reading: our model's cheaper plan (G1 starts at 36
+    with a ramp limit of 20) holds under our rule, so the certificate is "not certified", never a
+    "not optimal" charge against the release; our own hard packages shut units down faster than
+    the release's reading allows, as our rule does, so scoring does not apply it."""
+    refs = {ref.path[-1]: ref for ref in discover(OFFICIAL) if ref.path[1] == NAME}
+    medium = certify_package(refs["educ_m_001"], 60.0)
+    assert (medium.verdict, medium.official, medium.recomputed) == ("not certified", 5038.0, 5038.0)
+    assert medium.ours == pytest.approx(4934.0)
+    assert "G1 ramps up by 36 into t1 (the release's ramp reading)" in medium.note
+    assert certify_package(refs["educ_h_001"], 60.0).verdict == "optimal"
+    reference = load_package(
+        refs["educ_m_001"], ("ground_truth/instance_data.json", "ground_truth/solution_ref.json")
+    )
+    instance, solution = reference.instance_data, reference.solution_ref
+    assert release_problems(instance, solution) == []
+    faster = copy.deepcopy(instance)
+    faster["ramp_up"]["G1"] = 19  # the reference starts G1 at 20 from 0: only the release objects
+    assert SUBCATEGORY.check_solution(faster, solution).feasible
+    assert release_problems(faster, solution) == ["G1 ramps up by 20 into t1 (the release's ramp reading)"]
+    hard_instance, hard_solution = _instance("hard", 1)  # ours shut units down faster than the release allows
+    assert SUBCATEGORY.check_solution(hard_instance, hard_solution).feasible
+    assert any("ramps down" in problem for problem in release_problems(hard_instance, hard_solution))

@@ -18,8 +18,9 @@ the instance. The certificate says, beside the official objective, whether the r
     the validator rejects its decisions;
 ``not certified``
     our model cannot solve the instance (it is refused by name, it raised, it ran past the budget,
-    or its answer does not hold under the instance's rules: a variant we do not model, such as
-    weighted colours or total completion time), so only the validator's verdict stands.
+    or its answer does not hold under the instance's rules, the release's stricter readings
+    included: a variant we do not model, such as weighted colours, total completion time or the
+    release's ramp limits on start-ups), so only the validator's verdict stands.
 
 A package is recognised as a release package by its ``meta.json`` lacking our generator's fields
 (or by having none); our own packages go through the full validation stack instead.
@@ -111,10 +112,23 @@ def certify_package(ref: InstanceRef, budget_s: float) -> Certificate:
         check = subcategory.check_solution(instance, solution)
     except Exception as exc:  # damaged data trips the validator: a finding, not a crash
         return done("infeasible", f"the validator raised {type(exc).__name__}: {exc}")
+    # the release's own readings where they are stricter than ours: what --scoring=official also
+    # rejects (a validator's ``official_problems``) and rules of the release's model that our own
+    # packages do not follow (``release_problems``)
+    module = getattr(subcategory, "validator", None)
+    release_rules = [
+        rule for name in ("official_problems", "release_problems") if (rule := getattr(module, name, None))
+    ]
+
+    def release_problems(plan: Mapping[str, Any]) -> tuple[str, ...]:
+        return tuple(problem for rule in release_rules for problem in rule(instance, plan))
+
     feasibility = str(solution.get("status", "")).lower() in FEASIBILITY_STATUSES
     recomputed = 1.0 if feasibility and check.feasible else check.objective
     if not check.feasible:
         return done("infeasible", "; ".join(check.problems[:3]), recomputed)
+    if found := release_problems(solution):
+        return done("infeasible", "; ".join(found[:3]), recomputed)
     if not feasibility and (official is None or recomputed is None or abs(recomputed - official) > tolerance):
         return done("misreported", "the reported objective is not what the decisions give", recomputed)
     if not isinstance(subcategory, InstanceGenerator):
@@ -131,8 +145,10 @@ def certify_package(ref: InstanceRef, budget_s: float) -> Certificate:
         return done("not certified", note, recomputed, ours)
     if not feasibility:  # our answer must hold under this instance's rules, or we model another variant
         own = subcategory.check_solution(instance, reference.solution)
-        if not own.feasible or own.objective is None or ours is None or abs(own.objective - ours) > tolerance:
-            why = "; ".join(own.problems[:2]) or f"its decisions give {own.objective}"
+        stricter = release_problems(reference.solution) if own.feasible else ()
+        wrong = own.objective is None or ours is None or abs(own.objective - ours) > tolerance
+        if not own.feasible or stricter or wrong:
+            why = "; ".join((own.problems or stricter)[:2]) or f"its decisions give {own.objective}"
             return done("not certified", f"our model solves another variant ({why})", recomputed, ours)
     if ours is None or official is None or abs(ours - official) > tolerance:
         note = f"our feasible optimum differs; exact model: {reference.method}"

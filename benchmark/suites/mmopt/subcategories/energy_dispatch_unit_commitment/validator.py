@@ -7,6 +7,9 @@ must equal its demand (power balance). Startups follow from the commitment and t
 status: a returned startup grid must flag every start (startup linking). Minimum up/down times and
 ramp limits are checked where the instance has them, and the cost is recomputed from the
 decisions (a returned startup flagged without a start is paid as returned).
+
+:func:`release_problems` adds the release's stricter ramp reading, for certifying a release
+package's reference only.
 """
 
 from __future__ import annotations
@@ -20,6 +23,8 @@ from benchmark.suites.mmopt.generation.schedules import number
 from benchmark.suites.mmopt.subcategories.base import SolutionCheck
 from benchmark.suites.mmopt.subcategories.energy_dispatch_unit_commitment.model import (
     OPTIONAL_KEYS,
+    has_ramping,
+    initial_output,
     plan_cost,
     temporal_problems,
     transitions,
@@ -29,7 +34,7 @@ from benchmark.suites.mmopt.subcategories.energy_dispatch_unit_commitment.model 
 TOLERANCE = 1e-5  # solver noise on outputs and balances
 OBJECTIVE_TOLERANCE = 1e-6  # relative, on the reported cost
 REPORTED_KEYS = ("objective_value", "objective", "total_cost", "objective_exact")
-__all__ = ["OPTIONAL_KEYS", "check_solution"]
+__all__ = ["OPTIONAL_KEYS", "check_solution", "release_problems"]
 
 
 def _flags(
@@ -95,3 +100,36 @@ def check_solution(instance: Mapping[str, Any], solution: Mapping[str, Any]) -> 
         if reported is not None and abs(reported - total) > OBJECTIVE_TOLERANCE * max(1.0, abs(total)):
             problems.append(f"reported {key} {fmt(reported)} != recomputed cost {fmt(total)}")
     return SolutionCheck(feasible=not problems, objective=total, problems=tuple(problems))
+
+
+def release_problems(instance: Mapping[str, Any], solution: Mapping[str, Any]) -> list[str]:
+    """What the release's own model and scorer also reject in a plan our check accepts: they limit
+    every change of a unit's output between consecutive periods by its ramp limits, from the
+    initial output (0 where none is given) into the first period, whether or not the unit starts up
+    or shuts down there; our rule (``model.py``) leaves starting and stopping unlimited. The
+    release's medium references are optimal only under its reading (``educ_m_001``: 5038, ours 4934
+    by starting G1 at 36 from 0 with a ramp limit of 20), so a release package is certified under
+    it. Scoring does not apply it (not as ``official_problems``): our own hard references shut
+    units down faster than their ramp limits, as our rule allows."""
+    if not has_ramping(instance) or "generation" not in solution:
+        return []
+    units, periods = units_periods(instance)
+    generation, problems = read_grid(solution["generation"], units, periods, "generation", "unit", "G")
+    if problems:
+        return []
+    found = []
+    for unit in units:
+        up, down = float(instance["ramp_up"][unit]), float(instance["ramp_down"][unit])
+        previous = initial_output(instance, unit)
+        for period in periods:
+            now = generation[unit][period]
+            if now - previous > up + TOLERANCE:
+                found.append(
+                    f"{unit} ramps up by {fmt(now - previous)} into {period} (the release's ramp reading)"
+                )
+            if previous - now > down + TOLERANCE:
+                found.append(
+                    f"{unit} ramps down by {fmt(previous - now)} into {period} (the release's ramp reading)"
+                )
+            previous = now
+    return found
