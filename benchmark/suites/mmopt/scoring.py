@@ -32,6 +32,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from benchmark.sandbox import ExecutionResult, Outcome
+from benchmark.suites.mmopt import official_objective
 from benchmark.suites.mmopt.feasibility import is_feasibility_type, score_feasibility
 from benchmark.suites.mmopt.official import DEFAULT_SCORING, OfficialCheck, official_schema
 from benchmark.suites.mmopt.package import REFERENCE_OBJECTIVE_KEYS
@@ -81,12 +82,6 @@ DECISION_ALIASES: dict[str, str] = {
     "sink_side": "min_cut_T",
     "selected_subsets": "selected",
     "matching": "assignment",
-}
-#: Keys the official scorer also reads as the reported objective, after the usual ones, where the
-#: validator scores the subcategory: workforce planning's ``assignment_cost`` (which leaves out
-#: overtime, so an answer reporting only it is marked wrong there).
-OFFICIAL_EXTRA_OBJECTIVE_KEYS: dict[str, tuple[str, ...]] = {
-    "workforce_planning_shift_scheduling": ("assignment_cost",),
 }
 _FAILED_STATUSES = {"infeasible", "unbounded", "error", "failed", "failure", "not_solved", "no_solution"}
 
@@ -145,22 +140,6 @@ def _shown(raw: object, limit: int = 80) -> str:
     except ValueError:  # an int past Python's digit limit for conversion to text
         return f"<an int of {raw.bit_length() if isinstance(raw, int) else '?'} bits>"
     return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"
-
-
-def read_objective_officially(result: Mapping[str, Any], subcategory: str) -> tuple[str | None, float | None]:
-    """The reported objective as the official scorer reads it: the first key whose value is a
-    finite number (an int, float or numeric string; booleans count as numbers), an unparsable
-    value treated as absent; (None, None) when no key has one."""
-    for key in (*OBJECTIVE_KEYS, *OFFICIAL_EXTRA_OBJECTIVE_KEYS.get(subcategory, ())):
-        raw = result.get(key)
-        if isinstance(raw, int | float | str):
-            try:
-                number = float(raw)
-            except (ValueError, OverflowError):
-                continue
-            if math.isfinite(number):
-                return key, number
-    return None, None
 
 
 def _misshapen(value: Any, reference: Any) -> bool:
@@ -334,13 +313,17 @@ def score_execution(
             f"solve() reported status {status!r}, but the instance has an optimum",
             **common,
         )
-    key, returned, problem = read_objective(result)
-    if lenient and problem is not None:  # the official scorer passes over an unparsable value
-        key, returned = read_objective_officially(result, subcategory)
-        problem = problem if key is None else None
+    fallback = False
+    if lenient:  # the release's keys, an unparsable value passed over (official_objective)
+        key, returned, problem = official_objective.reported(result, subcategory, instance)
+        fallback = key is None and problem is None
+        if fallback:
+            problem = "no objective reported, and none could be recomputed from the decisions"
+    else:
+        key, returned, problem = read_objective(result)
     validator = None if objective_only else get_subcategory(subcategory)
     check = None
-    if problem is not None and lenient and key is None and validator is not None:
+    if fallback and validator is not None:
         with contextlib.suppress(Exception):  # an unreadable answer is reported below
             check = official_reading(validator, instance, result, solution_ref)
         if check is not None and check.objective is not None:  # the official fallback

@@ -1,6 +1,7 @@
 """Scoring-time check of a returned parallel-machine schedule.
 
-The assignment (job → eligible machine) is required. A schedule with start times is checked when
+The assignment (job → eligible machine) is required; with no assignment key, the machines named in
+the schedule's records stand for it (as the release reads them). A schedule with start times is checked when
 given: each job on its assigned machine, starting at or after its release, finishing after its
 setup and processing, machines never running two jobs at once. The objective follows the
 instance's ``objective_type`` (in ``meta_parameters``; the release has ``makespan`` and
@@ -15,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from benchmark.suites.mmopt.generation.decisions import first_present, read_assignment
+from benchmark.suites.mmopt.generation.decisions import ASSIGNMENT_KEYS, first_present, read_assignment
 from benchmark.suites.mmopt.generation.flows import close, fmt
 from benchmark.suites.mmopt.generation.schedules import TOLERANCE, machine_overlaps, number
 from benchmark.suites.mmopt.subcategories.base import SolutionCheck
@@ -96,8 +97,42 @@ def _starts(raw: Any, jobs: list[str]) -> tuple[dict[str, float], list[str]]:
     return starts, problems
 
 
+def _schedule_machines(solution: Mapping[str, Any]) -> dict[str, Any]:
+    """job -> machine as the schedule's records name them (the assignment the release reads when
+    the answer has no assignment of its own)."""
+    raw = solution.get("schedule")
+    records = raw if isinstance(raw, list) else list(raw.values()) if isinstance(raw, Mapping) else []
+    found = {}
+    for item in records:
+        if isinstance(item, Mapping) and item.get("job") is not None and item.get("machine") is not None:
+            found[str(item["job"])] = item["machine"]
+    return found
+
+
+def official_problems(instance: Mapping[str, Any], solution: Mapping[str, Any]) -> list[str]:
+    """What the release's scorer also rejects (``--scoring=official`` only): under a completion-time
+    objective every job needs its start or finish time, which we would otherwise recompute as the
+    best sequence the assignment allows."""
+    if objective_type(instance) == MAKESPAN:
+        return []
+    timed: set[str] = set()
+    raw = solution.get("schedule")
+    records = raw.items() if isinstance(raw, Mapping) else enumerate(raw) if isinstance(raw, list) else ()
+    for key, item in records:
+        if isinstance(item, Mapping) and any(number(item.get(k)) is not None for k in ("start", "finish")):
+            timed.add(str(item.get("job", key)))
+    for key in ("start_time", "start_times", "job_start_times", "finish_time", "finish_times"):
+        table = solution.get(key)
+        if isinstance(table, Mapping):
+            timed |= {str(job) for job, value in table.items() if number(value) is not None}
+    untimed = [job for job in instance["sets"]["jobs"] if job not in timed]
+    return [f"no start or finish time for {', '.join(untimed)} (the release needs them)"] if untimed else []
+
+
 def check_solution(instance: Mapping[str, Any], solution: Mapping[str, Any]) -> SolutionCheck:
     jobs, machines = instance["sets"]["jobs"], instance["sets"]["machines"]
+    if first_present(solution, ASSIGNMENT_KEYS) is None and (named := _schedule_machines(solution)):
+        solution = {**solution, "assignment": named}
     assignment, problems = read_assignment(solution, jobs, machines, "J", "M", ("job", "machine"))
     for job, machine in assignment.items():
         if machine not in instance["eligibility"][job]:
