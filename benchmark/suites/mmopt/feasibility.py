@@ -16,10 +16,11 @@ answer); invalid decisions are ``infeasible_solution``, as for optimization inst
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from benchmark.suites.mmopt.subcategories import get_subcategory
+from benchmark.suites.mmopt.subcategories.base import SolutionCheck
 from benchmark.verdict import Verdict
 
 #: Statuses (lower case, spaces and hyphens as underscores) that claim no solution exists.
@@ -58,8 +59,11 @@ def score_feasibility(
     solution_ref: Mapping[str, Any],
     objective_only: bool,
     common: dict[str, Any],
+    reading: Callable[[Any, Mapping[str, Any], Mapping[str, Any]], SolutionCheck] | None = None,
 ) -> Verdict:
-    """The verdict on a normalized ``solve()`` result for a feasibility-type instance."""
+    """The verdict on a normalized ``solve()`` result for a feasibility-type instance; ``reading``
+    (validator, instance, result) checks the decisions in place of the validator's own check
+    (``--scoring=official`` passes the release's reading)."""
     said = str(result.get("status", "")).strip().lower()
     infeasible_claim = claims_infeasible(result)
     if str(solution_ref["status"]).lower() == "infeasible":
@@ -75,7 +79,11 @@ def score_feasibility(
     validator = None if objective_only else get_subcategory(subcategory)
     if validator is None:
         return Verdict(passed=True, extra={"decisions_checked": False}, **common)
-    check = validator.check_solution(instance, result)
+    check = (
+        validator.check_solution(instance, result)
+        if reading is None
+        else reading(validator, instance, result)
+    )
     if not check.feasible:
         return Verdict.fail(
             "infeasible_solution",

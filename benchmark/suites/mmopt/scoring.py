@@ -301,6 +301,7 @@ def score_execution(
             solution_ref=solution_ref,
             objective_only=objective_only,
             common=common,
+            reading=(lambda v, i, r: official_reading(v, i, r, solution_ref)) if lenient else None,
         )
     status_counts = not lenient or subcategory == "maximum_flow"  # the official scorer reads it there only
     if (
