@@ -1,7 +1,8 @@
 """Scoring-time check of a returned unit-commitment plan.
 
 Generation per unit and period is required. The commitment is the returned one where given
-(0/1 per unit and period) and otherwise every unit with positive output; an online unit must
+(0/1 per unit and period), else the units listed online per period (``online_units_by_period``,
+the release's second source), and otherwise every unit with positive output; an online unit must
 produce within its minimum and maximum output, an offline one nothing. Every period's generation
 must equal its demand (power balance). Startups follow from the commitment and the initial
 status: a returned startup grid must flag every start (startup linking). Minimum up/down times and
@@ -63,6 +64,9 @@ def check_solution(instance: Mapping[str, Any], solution: Mapping[str, Any]) -> 
         commitment, commitment_problems = _flags(solution["commitment"], units, periods, "commitment")
         if commitment_problems:
             return SolutionCheck(feasible=False, objective=None, problems=tuple(commitment_problems))
+    elif isinstance(online := solution.get("online_units_by_period"), Mapping):
+        listed = {str(t): {str(g) for g in row} for t, row in online.items() if isinstance(row, list)}
+        commitment = {g: {t: int(g in listed.get(t, ())) for t in periods} for g in units}
     else:
         commitment = {g: {t: int(generation[g][t] > TOLERANCE) for t in periods} for g in units}
     for unit in units:
