@@ -8,6 +8,7 @@ optimization instance the least number of colours and a colouring that attains i
 from __future__ import annotations
 
 from benchmark.suites.mmopt.generation.protocol import DerivedArtifacts, VerifiedRecord
+from benchmark.suites.mmopt.generation.resources import resource_text, text_fragments
 from benchmark.suites.mmopt.generation.task_text import output_contract, task_text
 from benchmark.suites.mmopt.subcategories.graph_coloring.generator import (
     answer_colours,
@@ -17,13 +18,13 @@ from benchmark.suites.mmopt.subcategories.graph_coloring.generator import (
     max_clique,
 )
 
-READING = (
-    "The figure visual_0.png is the adjacency matrix of an undirected simple graph. The bold numbers "
-    "heading the rows and the columns are the vertices. A dot in the cell of row u and column v means "
-    "that u and v are joined by an edge; an empty cell means they are not (the matrix is symmetric, "
-    "and the grey diagonal cells pair a vertex with itself).{colours}"
-)
-COLOURS = " Below the matrix, a small table states how many colours are available."
+CANONICAL_SPECIFICATION = resource_text(__name__, "canonical_specification.txt.tmpl")
+MATH_MODEL = resource_text(__name__, "math_model.md.tmpl")
+SOLVER_TEMPLATE = resource_text(__name__, "solver_ref.py.tmpl")
+
+_TEXT = text_fragments(__name__)
+READING = _TEXT["reading"]
+COLOURS = _TEXT["colours"]
 TASK = {
     True: (
         "Task: decide whether every vertex can be given one of the available colours so that no two "
@@ -72,21 +73,19 @@ def canonical_specification(record: VerifiedRecord) -> str:
         if decision
         else "  Minimize the number of colours of a proper vertex colouring (optimization)."
     )
-    return (
-        f"Instance {record.instance_id} - graph colouring ({record.difficulty})\n\n"
-        f"Problem\n{question}\n\n"
-        f"Vertices: 1..{meta['number_of_vertices']}\n"
-        f"Edges ({meta['number_of_edges']}, density {meta['graph_density']}): {edges}\n"
-        f"Topology: {meta['topology_type']}\n\n"
-        "Visual interpretation\n"
-        "  visual_0.png: the symmetric adjacency matrix (dot = edge, grey diagonal)"
-        + (", then the number of colours available.\n\n" if decision else ".\n\n")
-        + "Output contract\n"
-        + (
-            "  solve() returns status (feasible / infeasible) and color_assignment when feasible.\n"
-            if decision
-            else "  solve() returns status, objective_value and color_assignment.\n"
-        )
+    return CANONICAL_SPECIFICATION.format(
+        instance_id=record.instance_id,
+        difficulty=record.difficulty,
+        question=question,
+        number_of_vertices=meta["number_of_vertices"],
+        number_of_edges=meta["number_of_edges"],
+        graph_density=meta["graph_density"],
+        edges=edges,
+        topology_type=meta["topology_type"],
+        matrix_tail=", then the number of colours available.\n\n" if decision else ".\n\n",
+        contract="  solve() returns status (feasible / infeasible) and color_assignment when feasible.\n"
+        if decision
+        else "  solve() returns status, objective_value and color_assignment.\n",
     )
 
 
@@ -121,84 +120,22 @@ def math_model(record: VerifiedRecord) -> str:
         if len(clique) == chromatic
         else f"is below the chromatic number {chromatic}: the solver's proof is needed"
     )
-    return f"""# Graph colouring — {record.instance_id}: {header}
-
-## Sets
-- $V$: vertices ({len(instance["sets"]["vertices"])}), $E$: edges ({len(instance["edges"])})
-- Colours {colours_set}
-
-## Decision variables
-- $x_{{vc}} \\in \\{{0, 1\\}}$: 1 if vertex $v$ gets colour $c$
-{extra_var}
-## Objective
-{objective}
-
-## Constraints
-- One colour per vertex: $\\sum_{{c \\in K}} x_{{vc}} = 1$ for all $v \\in V$
-- Proper colouring: $x_{{uc}} + x_{{vc}} \\le 1$ for all $\\{{u, v\\}} \\in E$, $c \\in K$
-{extra_con}
-## Instance notes
-{answer}
-- Chromatic number {chromatic}; a maximum clique {{{", ".join(map(str, clique))}}} has {len(clique)} vertices,
-  a lower bound that {bound}.
-- Edges: {", ".join(f"{u}-{v}" for u, v in instance["edges"])}
-"""
-
-
-SOLVER_TEMPLATE = '''\
-"""Reference solver for {instance_id} (graph colouring, {variant}), generated from the verified record.
-
-Self-contained: the instance data is embedded below, nothing is read from disk.
-"""
-
-from __future__ import annotations
-
-import json
-
-from ortools.sat.python import cp_model
-
-VERTICES = {vertices!r}
-EDGES = {edges!r}
-COLOURS = {colours!r}  # colours available (decision); None: minimize the number of colours
-
-
-def colour_with(k: int):
-    model = cp_model.CpModel()
-    x = {{(v, c): model.new_bool_var(f"x_{{v}}_{{c}}") for v in VERTICES for c in range(1, k + 1)}}
-    for v in VERTICES:
-        model.add_exactly_one(x[v, c] for c in range(1, k + 1))
-    for u, v in EDGES:
-        for c in range(1, k + 1):
-            model.add_bool_or([x[u, c].Not(), x[v, c].Not()])
-    solver = cp_model.CpSolver()
-    solver.parameters.num_workers = 1
-    solver.parameters.max_time_in_seconds = 60.0
-    status = solver.solve(model)
-    if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        return {{str(v): next(c for c in range(1, k + 1) if solver.boolean_value(x[v, c])) for v in VERTICES}}
-    return None if status == cp_model.INFEASIBLE else "error"
-
-
-def solve() -> dict:
-    if COLOURS is not None:
-        found = colour_with(COLOURS)
-        if found == "error":
-            return {{"status": "error"}}
-        if found is None:
-            return {{"status": "infeasible"}}
-        return {{"status": "feasible", "color_assignment": found}}
-    for k in range(1, len(VERTICES) + 1):  # the first k that works is the chromatic number
-        found = colour_with(k)
-        if found == "error":
-            return {{"status": "error", "objective_value": None}}
-        if found is not None:
-            return {{"status": "optimal", "objective_value": k, "color_assignment": found}}
-    return {{"status": "error", "objective_value": None}}
-
-
-if __name__ == "__main__":
-    print(json.dumps(solve()))
-'''
+    return MATH_MODEL.format(
+        instance_id=record.instance_id,
+        header=header,
+        n_vertices=len(instance["sets"]["vertices"]),
+        n_edges=len(instance["edges"]),
+        colours_set=colours_set,
+        extra_var=extra_var,
+        objective=objective,
+        extra_con=extra_con,
+        answer=answer,
+        chromatic=chromatic,
+        map=", ".join(map(str, clique)),
+        n_clique=len(clique),
+        bound=bound,
+        edges_joined=", ".join((f"{u}-{v}" for u, v in instance["edges"])),
+    )
 
 
 def solver_ref(record: VerifiedRecord) -> str:

@@ -3,21 +3,18 @@
 from __future__ import annotations
 
 from benchmark.suites.mmopt.generation.protocol import DerivedArtifacts, VerifiedRecord
+from benchmark.suites.mmopt.generation.resources import resource_text, text_fragments
 from benchmark.suites.mmopt.generation.task_text import output_contract, task_text
 from benchmark.suites.mmopt.subcategories.set_packing.generator import greedy_weight
 from benchmark.suites.mmopt.subcategories.set_packing.renderer import panels
 
-READING = (
-    "The bold name at the left of a row is a candidate group (G followed by a number), and the number "
-    'in the "weight" column of that row is what selecting the group earns. The bold capital letters in '
-    "the header row are the items. A dot in a cell means that the group of that row contains the item "
-    "of that column; an empty cell means it does not."
-)
-TASK = (
-    "Task: select groups so that no item belongs to more than one selected group (the selected groups "
-    "are pairwise disjoint), maximizing the total weight of the selected groups. Items may stay "
-    "uncovered. All groups, items, memberships and weights must be read from the {figure}."
-)
+CANONICAL_SPECIFICATION = resource_text(__name__, "canonical_specification.txt.tmpl")
+MATH_MODEL = resource_text(__name__, "math_model.md.tmpl")
+SOLVER_TEMPLATE = resource_text(__name__, "solver_ref.py.tmpl")
+
+_TEXT = text_fragments(__name__)
+READING = _TEXT["reading"]
+TASK = _TEXT["task"]
 CONTRACT = output_contract(
     """\
 - "status": "optimal" when an optimal selection is found;
@@ -48,16 +45,13 @@ def canonical_specification(record: VerifiedRecord) -> str:
         f"  {name:>4}: weight {g['weight']:>3}  items {{{', '.join(g['elements'])}}}"
         for name, g in instance["subsets"].items()
     )
-    return (
-        f"Instance {record.instance_id} - weighted set packing ({record.difficulty})\n\n"
-        "Problem\n  Select pairwise disjoint groups of maximum total weight.\n\n"
-        f"Items ({len(instance['sets']['items'])}): {', '.join(instance['sets']['items'])}\n\n"
-        f"Groups ({len(instance['subsets'])}; name, weight, items):\n{rows}\n\n"
-        "Objective\n  maximize the sum of the weights of the selected groups.\n\n"
-        "Visual interpretation\n"
-        "  incidence matrix, a row per group (bold name, weight behind a heavy rule), a column per item;\n"
-        "  a dot marks membership; rows are split evenly over the figures.\n\n"
-        "Output contract\n  solve() returns status, objective_value and selected_groups.\n"
+    return CANONICAL_SPECIFICATION.format(
+        instance_id=record.instance_id,
+        difficulty=record.difficulty,
+        n_items=len(instance["sets"]["items"]),
+        items_joined=", ".join(instance["sets"]["items"]),
+        n_subsets=len(instance["subsets"]),
+        rows=rows,
     )
 
 
@@ -67,74 +61,18 @@ def math_model(record: VerifiedRecord) -> str:
     rows = "\n".join(
         f"| {name} | {g['weight']} | {', '.join(g['elements'])} |" for name, g in instance["subsets"].items()
     )
-    return f"""# Weighted set packing — {record.instance_id}
-
-## Sets
-- $I$: items ({len(instance["sets"]["items"])}), $G$: candidate groups ({len(instance["subsets"])})
-
-## Parameters
-- $w_g$: weight of group $g$; $a_{{ig}} = 1$ if item $i$ belongs to group $g$
-
-## Decision variables
-- $x_g \\in \\{{0, 1\\}}$: 1 if group $g$ is selected
-
-## Objective
-$$\\max \\; \\sum_{{g \\in G}} w_g x_g$$
-
-## Constraints
-- Packing: $\\sum_{{g \\in G}} a_{{ig}} x_g \\le 1$ for all $i \\in I$
-
-## Instance data
-
-| group | weight | items |
-|---|---:|---|
-{rows}
-
-## Instance notes
-- Verified maximum weight: **{solution["objective_value"]}** ({record.reference.method}); cross-checked by
-  {record.cross_check_method} (value {record.cross_check_objective:g}).
-- Reference selection: {", ".join(solution["selected_groups"])}.
-- The weight-per-item greedy reaches {greedy_weight(instance)}.
-"""
-
-
-SOLVER_TEMPLATE = '''\
-"""Reference solver for {instance_id} (weighted set packing), generated from the verified record.
-
-Self-contained: the instance data is embedded below, nothing is read from disk.
-"""
-
-from __future__ import annotations
-
-import json
-
-from ortools.sat.python import cp_model
-
-ITEMS = {items!r}
-GROUPS = [  # (name, weight, items)
-{groups}
-]
-
-
-def solve() -> dict:
-    model = cp_model.CpModel()
-    take = {{name: model.new_bool_var(name) for name, _, _ in GROUPS}}
-    for item in ITEMS:
-        model.add_at_most_one(take[name] for name, _, members in GROUPS if item in members)
-    model.maximize(sum(weight * take[name] for name, weight, _ in GROUPS))
-    solver = cp_model.CpSolver()
-    solver.parameters.num_workers = 1
-    solver.parameters.max_time_in_seconds = 60.0
-    if solver.solve(model) != cp_model.OPTIMAL:
-        return {{"status": "error", "objective_value": None}}
-    chosen = [name for name, _, _ in GROUPS if solver.boolean_value(take[name])]
-    value = sum(weight for name, weight, _ in GROUPS if name in chosen)
-    return {{"status": "optimal", "objective_value": value, "selected_groups": chosen}}
-
-
-if __name__ == "__main__":
-    print(json.dumps(solve()))
-'''
+    return MATH_MODEL.format(
+        instance_id=record.instance_id,
+        n_items=len(instance["sets"]["items"]),
+        n_subsets=len(instance["subsets"]),
+        rows=rows,
+        objective_value=solution["objective_value"],
+        reference_method=record.reference.method,
+        cross_check_method=record.cross_check_method,
+        cross_check_objective=record.cross_check_objective,
+        selected_groups_joined=", ".join(solution["selected_groups"]),
+        greedy_weight=greedy_weight(instance),
+    )
 
 
 def solver_ref(record: VerifiedRecord) -> str:
