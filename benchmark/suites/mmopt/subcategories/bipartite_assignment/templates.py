@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from benchmark.suites.mmopt.generation.protocol import DerivedArtifacts, VerifiedRecord
+from benchmark.suites.mmopt.generation.resources import resource_text, text_fragments
 from benchmark.suites.mmopt.subcategories.bipartite_assignment.generator import (
     MAXIMIZE,
     forbidden,
@@ -22,31 +23,17 @@ from benchmark.suites.mmopt.subcategories.bipartite_assignment.generator import 
     workers,
 )
 
+CANONICAL_SPECIFICATION = resource_text(__name__, "canonical_specification.txt.tmpl")
+MATH_MODEL = resource_text(__name__, "math_model.md.tmpl")
+SOLVER_TEMPLATE = resource_text(__name__, "solver_ref.py.tmpl")
+
 WIDTH = 100
 
-READING = (
-    "The figure visual_0.png is a matrix with one row per worker and one column per task. The bold names "
-    "at the left of the rows are the worker names (W followed by a number) and the bold names in the "
-    "header row are the task names (T followed by a number). The number in a cell is the {measure} of "
-    "giving the task of that column to the worker of that row.{forbidden_text}"
-)
-TASK = (
-    "Task: assign tasks to workers so that {rules} The objective is to {goal}, the sum of the {measure}s "
-    "of the chosen worker-task pairs. All workers, tasks, {measure}s{forbidden_word} must be read from "
-    "the figure."
-)
-CONTRACT = """\
-Formulate this as an optimization model and write Python code with a function solve() that takes
-no arguments, builds and solves the model, and returns a dict with the keys:
-- "status": "optimal" when an optimal solution is found;
-- "objective_value": the {best} total {measure}, as a number;
-- "assignments": a dict mapping each worker name to the name of the task it is given, written as in
-  the figure (for example {{"W1": "T3", ...}}).
-"""
-_FORBIDDEN_TEXT = (
-    ' A grey cell marked with a cross (the sign "✕") means the worker may not be given that task;'
-    " such a pair may not be used."
-)
+_TEXT = text_fragments(__name__)
+READING = _TEXT["reading"]
+TASK = _TEXT["task"]
+CONTRACT = _TEXT["contract"]
+_FORBIDDEN_TEXT = _TEXT["forbidden_text"]
 
 
 def task_input(instance: Mapping[str, Any]) -> str:
@@ -93,22 +80,20 @@ def canonical_specification(record: VerifiedRecord) -> str:
     blocked = forbidden(instance)
     listed = ", ".join(f"{w}-{t}" for w, t in blocked) or "none"
     what = measure(instance)
-    return (
-        f"Instance {record.instance_id} - bipartite assignment ({record.difficulty})\n\n"
-        "Problem\n"
-        "  Give every worker exactly one task, each task to at most one worker (exactly one when the\n"
-        "  counts are equal), using only allowed pairs.\n\n"
-        f"Sense: {sense(instance)} the total {what}\n"
-        f"Workers ({len(workers(instance))}): {', '.join(workers(instance))}\n"
-        f"Tasks ({len(tasks(instance))}): {', '.join(tasks(instance))}\n"
-        f"Forbidden pairs ({len(blocked)}): {listed}\n\n"
-        f"{what.capitalize()} matrix (rows workers, columns tasks, '-' forbidden):\n"
-        f"{header}\n{matrix}\n\n"
-        "Visual interpretation\n"
-        f"  visual_0.png is the {what} matrix: a row per worker, a column per task; a grey\n"
-        "  cell with a cross marks a forbidden pair. Heavier grid lines every five rows and columns only\n"
-        "  help counting.\n\n"
-        "Output contract\n  solve() returns status, objective_value and assignments {worker: task}.\n"
+    return CANONICAL_SPECIFICATION.format(
+        instance_id=record.instance_id,
+        difficulty=record.difficulty,
+        sense=sense(instance),
+        what=what,
+        n_workers=len(workers(instance)),
+        workers=", ".join(workers(instance)),
+        n_tasks=len(tasks(instance)),
+        tasks=", ".join(tasks(instance)),
+        n_blocked=len(blocked),
+        listed=listed,
+        measure_title=what.capitalize(),
+        header=header,
+        matrix=matrix,
     )
 
 
@@ -125,83 +110,23 @@ def math_model(record: VerifiedRecord) -> str:
     greedy_note = "strands a worker" if greedy is None else f"reaches {greedy}"
     pairs = ", ".join(f"{w}→{t}" for w, t in solution["assignments"].items())
     what = measure(instance)
-    return f"""# Bipartite assignment — {record.instance_id}
-
-## Sets
-- $W$: workers ({len(workers(instance))}), $T$: tasks ({len(tasks(instance))})
-- $E \\subseteq W \\times T$: allowed pairs ({sum(len(r) for r in weights(instance).values())}; the
-  {len(forbidden(instance))} forbidden pairs are left out)
-
-## Parameters
-- $w_{{ij}}$: {what} of giving task $j$ to worker $i$, for $(i, j) \\in E$
-
-## Decision variables
-- $x_{{ij}} \\in \\{{0, 1\\}}$: 1 if worker $i$ gets task $j$, for $(i, j) \\in E$
-
-## Objective
-$$\\{"max" if maximize else "min"} \\; \\sum_{{(i,j) \\in E}} w_{{ij}} x_{{ij}}$$
-
-## Constraints
-- Each worker one task: $\\sum_{{j:(i,j) \\in E}} x_{{ij}} = 1$ for all $i \\in W$
-- Each task at most one worker: $\\sum_{{i:(i,j) \\in E}} x_{{ij}} {task_relation} 1$ for all $j \\in T$
-
-## Instance data
-
-| worker | task | {what} |
-|---|---|---:|
-{rows}
-
-## Instance notes
-- Verified optimum: **{solution["objective_value"]}** ({record.reference.method}); cross-checked by
-  {record.cross_check_method} (value {record.cross_check_objective:g}).
-- Reference assignment: {pairs}. Optimal assignments need not be unique; the optimum value is.
-- The constraint matrix is totally unimodular, so the LP relaxation has an integral optimum.
-- The best-remaining-pair-first greedy {greedy_note}.
-"""
-
-
-SOLVER_TEMPLATE = '''\
-"""Reference solver for {instance_id} (bipartite assignment), generated from the verified record.
-
-Self-contained: the instance data is embedded below, nothing is read from disk.
-"""
-
-from __future__ import annotations
-
-import json
-
-import numpy as np
-from scipy.optimize import linear_sum_assignment
-
-SENSE = {sense!r}
-WORKERS = {workers!r}
-TASKS = {tasks!r}
-WEIGHTS = [  # one row per worker, one column per task; None marks a forbidden pair
-{rows}
-]
-
-
-def solve() -> dict:
-    maximize = SENSE == "maximize"
-    blocked = -np.inf if maximize else np.inf
-    matrix = np.array([[blocked if w is None else w for w in row] for row in WEIGHTS], dtype=float)
-    try:
-        rows, cols = linear_sum_assignment(matrix, maximize=maximize)
-    except ValueError:
-        return {{"status": "infeasible", "objective_value": None}}
-    assignment = {{WORKERS[i]: TASKS[j] for i, j in zip(rows, cols)}}
-    total = int(sum(WEIGHTS[i][j] for i, j in zip(rows, cols)))
-    return {{
-        "status": "optimal",
-        "objective_value": total,
-        "objective_exact": total,
-        "assignments": assignment,
-    }}
-
-
-if __name__ == "__main__":
-    print(json.dumps(solve()))
-'''
+    return MATH_MODEL.format(
+        instance_id=record.instance_id,
+        n_workers=len(workers(instance)),
+        n_tasks=len(tasks(instance)),
+        n_allowed=sum(len(r) for r in weights(instance).values()),
+        n_forbidden=len(forbidden(instance)),
+        what=what,
+        sense_op="max" if maximize else "min",
+        task_relation=task_relation,
+        rows=rows,
+        objective_value=solution["objective_value"],
+        reference_method=record.reference.method,
+        cross_check_method=record.cross_check_method,
+        cross_check_objective=record.cross_check_objective,
+        pairs=pairs,
+        greedy_note=greedy_note,
+    )
 
 
 def solver_ref(record: VerifiedRecord) -> str:

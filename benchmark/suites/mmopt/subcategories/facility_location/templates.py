@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from benchmark.suites.mmopt.generation.protocol import DerivedArtifacts, VerifiedRecord
+from benchmark.suites.mmopt.generation.resources import resource_text, text_fragments
 from benchmark.suites.mmopt.generation.spatial import number_text
 from benchmark.suites.mmopt.subcategories.facility_location.generator import (
     REGIMES,
@@ -23,49 +24,21 @@ from benchmark.suites.mmopt.subcategories.facility_location.generator import (
     is_capacitated,
 )
 
+CANONICAL_SPECIFICATION = resource_text(__name__, "canonical_specification.txt.tmpl")
+MATH_MODEL = resource_text(__name__, "math_model.md.tmpl")
+SOLVER_TEMPLATE = resource_text(__name__, "solver_ref.py.tmpl")
+
 #: How the task text, the specification and the solver name the official ``variant_type``.
 VARIANT_NAMES = {"UFL": "uncapacitated", "CFL": "capacitated_single_source"}
 
-_READING = """\
-Two figures describe the instance. visual_0.png is a map on a square grid whose lines are one
-distance unit apart, numbered along the bottom (x coordinate) and the left side (y coordinate).
-Triangles are candidate facilities (names starting with F) and squares are customers (names
-starting with C). The dashed circle drawn in a facility's colour is that facility's coverage area.
-visual_1.png holds two tables: for every facility its coordinates (x, y), opening cost,
-{facility_columns}; for every customer its coordinates (x, y) and demand. All data must be read
-from the figures; the tables give the exact values, the map shows where everything lies."""
+_TEXT = text_fragments(__name__)
+_READING = _TEXT["reading"]
 
-_CAPACITY_RULE = """\
-Each facility has a capacity: the total demand of the customers assigned to it may not exceed its
-capacity. Every customer is served entirely by one facility (its demand is not split)."""
+_CAPACITY_RULE = _TEXT["capacity_rule"]
 
-_UNCAPACITATED_RULE = "Facilities have no capacity limit."
+_UNCAPACITATED_RULE = _TEXT["uncapacitated_rule"]
 
-TASK_TEMPLATE = """\
-Facility location ({kind}; location, covering and assignment)
-
-{reading}
-
-Task: decide which facilities to open and assign every customer to exactly one open facility. A
-customer may be assigned to a facility only if the straight-line (Euclidean) distance between them
-is at most that facility's coverage radius, i.e. the customer lies inside or on the facility's
-circle. {capacity_rule}
-
-The total cost is the sum of the opening costs of all open facilities plus, for every customer, its
-demand times the Euclidean distance from the customer to the facility it is assigned to. Minimize
-the total cost. Compute distances exactly from the coordinates (do not round them); the objective
-is compared after rounding to four decimal places, and answers within one thousandth of the
-verified optimum are accepted.
-
-Formulate this as an optimization model and write Python code with a function solve() that takes
-no arguments, builds and solves the model, and returns a dict with the keys:
-- "status": "optimal" when an optimal solution is found;
-- "objective_value": the minimum total cost, as a number;
-- "open_facilities": the list of the names of the facilities that are opened, written exactly as
-  labelled in the figures (the letter F followed by the facility's number);
-- "assignments": a dict that maps every customer's name (the letter C followed by its number) to the
-  name of the facility serving it.
-"""
+TASK_TEMPLATE = _TEXT["task_template"]
 
 
 def _rewrap(text: str) -> str:
@@ -120,28 +93,17 @@ def canonical_specification(record: VerifiedRecord) -> str:
         else "  Uncapacitated.\n"
     )
     variant = VARIANT_NAMES[instance["variant_type"]]
-    return (
-        f"Instance {record.instance_id} - facility location ({record.difficulty}, {variant})\n\n"
-        "Problem\n"
-        "  Open a subset of candidate facilities and assign each customer to exactly one open facility\n"
-        "  whose coverage circle contains it (Euclidean distance <= coverage radius).\n"
-        f"{capacity_line}\n"
-        f"Facilities ({len(instance['facility'])}):\n{facilities}\n\n"
-        f"Customers ({len(instance['customer'])}):\n{customers}\n\n"
-        "Objective\n"
-        "  minimize sum of opening costs of open facilities + sum over customers of demand x Euclidean\n"
-        "  distance to the assigned facility; distances exact, the total rounded to 4 decimals\n"
-        "  (scoring tolerance 1e-3).\n\n"
-        "Visual interpretation\n"
-        f"  visual_0.png: map of the grid [0, {grid}] x [0, {grid}], one line per\n"
-        "  unit; triangles = facilities (bold coloured names), squares = customers; dashed circle in a\n"
-        "  facility's colour = its coverage area.\n"
-        "  visual_1.png: tables of facilities (x, y, opening cost, "
-        + ("capacity, " if capacitated else "")
-        + "coverage radius) and customers (x, y, demand).\n\n"
-        "Output contract\n"
-        "  solve() returns status, objective_value, open_facilities (list of names) and assignments\n"
-        "  (dict customer name -> facility name).\n"
+    return CANONICAL_SPECIFICATION.format(
+        instance_id=record.instance_id,
+        difficulty=record.difficulty,
+        variant=variant,
+        capacity_line=capacity_line,
+        n_facility=len(instance["facility"]),
+        facilities=facilities,
+        n_customer=len(instance["customer"]),
+        customers=customers,
+        grid=grid,
+        capacity_column="capacity, " if capacitated else "",
     )
 
 
@@ -181,142 +143,25 @@ def math_model(record: VerifiedRecord) -> str:
         else ""
     )
     n_f, n_c = len(instance["facility"]), len(instance["customer"])
-    return f"""# Facility location ({VARIANT_NAMES[instance["variant_type"]]}) — {record.instance_id}
-
-## Sets
-- $F$: candidate facilities ({n_f}), $C$: customers ({n_c})
-- $A = \\{{(c, f) : \\lVert p_c - p_f \\rVert_2 \\le r_f\\}}$: admissible (covered) pairs
-
-## Parameters
-- $p_f, p_c$: integer grid coordinates
-- $\\delta_{{cf}} = \\lVert p_c - p_f \\rVert_2$: exact Euclidean distance
-- $o_f$: opening cost, $r_f$: coverage radius{", $Q_f$: capacity" if capacitated else ""} of facility $f$
-- $d_c$: demand of customer $c$
-
-## Decision variables
-- $y_f \\in \\{{0, 1\\}}$: facility $f$ is open
-- $x_{{cf}} \\in \\{{0, 1\\}}$ for $(c, f) \\in A$: customer $c$ is served by facility $f$
-
-## Objective
-$$\\min \\; \\sum_{{f \\in F}} o_f y_f + \\sum_{{(c, f) \\in A}} d_c \\, \\delta_{{cf}} \\, x_{{cf}}$$
-reported rounded to four decimals (scoring tolerance $10^{{-3}}$).
-
-## Constraints
-- Single assignment: $\\sum_{{f : (c, f) \\in A}} x_{{cf}} = 1$ for all $c \\in C$
-- Open before use: $x_{{cf}} \\le y_f$ for all $(c, f) \\in A$
-{capacity_constraint}- Coverage: $x_{{cf}} = 0$ for $(c, f) \\notin A$ (no variable)
-
-## Instance data
-
-| facility | x | y | $o_f$ |{capacity_header} $r_f$ |
-|---|---:|---:|---:|{capacity_rule}---:|
-{facility_rows}
-
-| customer | x | y | $d_c$ |
-|---|---:|---:|---:|
-{customer_rows}
-
-## Reference solution
-- Verified minimum total cost: **{solution["objective_value"]}** ({record.reference.method}); cross-checked
-  by {record.cross_check_method} (value {record.cross_check_objective:g}).
-- Open facilities: {", ".join(solution["open_facilities"])} (of {n_f}).
-{load_note}
-| customer | facility | distance |
-|---|---|---:|
-{assignment_rows}
-"""
-
-
-SOLVER_TEMPLATE = '''\
-"""Reference solver for {instance_id} (facility location, {variant}), generated from the verified record.
-
-Self-contained: the instance data is embedded below, nothing is read from disk. Distances are exact
-Euclidean distances; the objective is rounded to four decimals at the end.
-"""
-
-from __future__ import annotations
-
-import json
-import math
-
-import numpy as np
-from scipy.optimize import LinearConstraint, milp
-
-# name, x, y, opening cost, capacity (None: uncapacitated), coverage radius
-FACILITIES = [
-{facilities}
-]
-# name, x, y, demand
-CUSTOMERS = [
-{customers}
-]
-
-
-def solve() -> dict:
-    n_f = len(FACILITIES)
-    pairs = [
-        (i, j)
-        for j, (_, cx, cy, _) in enumerate(CUSTOMERS)
-        for i, (_, fx, fy, _, _, radius) in enumerate(FACILITIES)
-        if (fx - cx) ** 2 + (fy - cy) ** 2 <= radius**2
-    ]
-    n = n_f + len(pairs)
-    cost = np.zeros(n)
-    cost[:n_f] = [f[3] for f in FACILITIES]
-    for k, (i, j) in enumerate(pairs):
-        cost[n_f + k] = CUSTOMERS[j][3] * math.dist(FACILITIES[i][1:3], CUSTOMERS[j][1:3])
-    rows, lower, upper = [], [], []
-    for j in range(len(CUSTOMERS)):  # every customer served exactly once
-        row = np.zeros(n)
-        row[[n_f + k for k, (_, jj) in enumerate(pairs) if jj == j]] = 1.0
-        rows.append(row)
-        lower.append(1.0)
-        upper.append(1.0)
-    for k, (i, _) in enumerate(pairs):  # only by an open facility
-        row = np.zeros(n)
-        row[n_f + k], row[i] = 1.0, -1.0
-        rows.append(row)
-        lower.append(-np.inf)
-        upper.append(0.0)
-    for i, facility in enumerate(FACILITIES):  # within capacity
-        if facility[4] is None:
-            continue
-        row = np.zeros(n)
-        for k, (ii, j) in enumerate(pairs):
-            if ii == i:
-                row[n_f + k] = CUSTOMERS[j][3]
-        row[i] = -facility[4]
-        rows.append(row)
-        lower.append(-np.inf)
-        upper.append(0.0)
-    result = milp(
-        cost,
-        constraints=LinearConstraint(np.array(rows), lower, upper),
-        integrality=np.ones(n),
-        bounds=(0, 1),
-        options={{"mip_rel_gap": 0.0}},
+    return MATH_MODEL.format(
+        variant_name=VARIANT_NAMES[instance["variant_type"]],
+        instance_id=record.instance_id,
+        n_f=n_f,
+        n_c=n_c,
+        capacity_parameter=", $Q_f$: capacity" if capacitated else "",
+        capacity_constraint=capacity_constraint,
+        capacity_header=capacity_header,
+        capacity_rule=capacity_rule,
+        facility_rows=facility_rows,
+        customer_rows=customer_rows,
+        objective_value=solution["objective_value"],
+        reference_method=record.reference.method,
+        cross_check_method=record.cross_check_method,
+        cross_check_objective=record.cross_check_objective,
+        open_facilities_joined=", ".join(solution["open_facilities"]),
+        load_note=load_note,
+        assignment_rows=assignment_rows,
     )
-    if result.status != 0:
-        return {{"status": "infeasible" if result.status == 2 else "error", "objective_value": None}}
-    open_facilities = [FACILITIES[i][0] for i in range(n_f) if result.x[i] > 0.5]
-    assignment = {{
-        CUSTOMERS[j][0]: FACILITIES[i][0] for k, (i, j) in enumerate(pairs) if result.x[n_f + k] > 0.5
-    }}
-    location = {{f[0]: f for f in FACILITIES}}
-    total = sum(location[name][3] for name in open_facilities) + sum(
-        demand * math.dist((x, y), location[assignment[name]][1:3]) for name, x, y, demand in CUSTOMERS
-    )
-    return {{
-        "status": "optimal",
-        "objective_value": round(total, 4) + 0.0,
-        "open_facilities": open_facilities,
-        "assignments": assignment,
-    }}
-
-
-if __name__ == "__main__":
-    print(json.dumps(solve()))
-'''
 
 
 def solver_ref(record: VerifiedRecord) -> str:

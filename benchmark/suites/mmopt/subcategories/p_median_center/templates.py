@@ -10,6 +10,7 @@ from __future__ import annotations
 import textwrap
 
 from benchmark.suites.mmopt.generation.protocol import DerivedArtifacts, VerifiedRecord
+from benchmark.suites.mmopt.generation.resources import resource_text, text_fragments
 from benchmark.suites.mmopt.subcategories.p_median_center.generator import (
     P_CENTER,
     P_MEDIAN,
@@ -22,13 +23,12 @@ from benchmark.suites.mmopt.subcategories.p_median_center.generator import (
     weight,
 )
 
-_READING = """\
-Two figures describe the instance. visual_0.png is a map on a square grid whose lines are one
-distance unit apart, numbered along the bottom (x coordinate) and the left side (y coordinate).
-Blue diamonds are candidate sites (names starting with S) and orange dots are demand points (names
-starting with D). visual_1.png states at the top the number p of sites to select, followed by a
-table of every site's coordinates (x, y) and a table of every demand point's coordinates (x, y){weights}.
-All data must be read from the figures; the tables give the exact values."""
+CANONICAL_SPECIFICATION = resource_text(__name__, "canonical_specification.txt.tmpl")
+MATH_MODEL = resource_text(__name__, "math_model.md.tmpl")
+SOLVER_TEMPLATE = resource_text(__name__, "solver_ref.py.tmpl")
+
+_TEXT = text_fragments(__name__)
+_READING = _TEXT["reading"]
 
 _OBJECTIVE = {
     P_MEDIAN: """\
@@ -41,25 +41,7 @@ selected site. Minimize the largest distance: the maximum over all demand points
 distance from the point to the site it is assigned to (demand points have no weights here).""",
 }
 
-TASK_TEMPLATE = """\
-{title} (location, covering and assignment)
-
-{reading}
-
-{objective} Sites have no capacity limit and any demand point may be assigned to any selected site.
-Compute distances exactly from the coordinates (do not round them); the objective is compared after
-rounding to four decimal places, and answers within one thousandth of the verified optimum are
-accepted.
-
-Formulate this as an optimization model and write Python code with a function solve() that takes
-no arguments, builds and solves the model, and returns a dict with the keys:
-- "status": "optimal" when an optimal solution is found;
-- "objective_value": the minimum {measure}, as a number;
-- "open_sites": the list of the names of the p selected sites, written exactly as labelled in the
-  figures (the letter S followed by the site's number);
-- "assignments": a dict that maps every demand point's name (the letter D followed by its number) to
-  the name of the selected site it is assigned to.
-"""
+TASK_TEMPLATE = _TEXT["task_template"]
 
 
 def _rewrap(text: str) -> str:
@@ -99,24 +81,18 @@ def canonical_specification(record: VerifiedRecord) -> str:
         if median
         else "  minimize the maximum over demand points of the Euclidean distance to the assigned site"
     )
-    return (
-        f"Instance {record.instance_id} - {TITLES[instance['variant_type']]} ({record.difficulty})\n\n"
-        "Problem\n"
-        f"  Select exactly p = {p} of {len(sites(instance))} candidate sites and assign\n"
-        f"  each of {len(points(instance))} demand points to one selected site (no capacities,\n"
-        "  no radius).\n\n"
-        f"Candidate sites:\n{site_lines}\n\n"
-        f"Demand points:\n{point_lines}\n\n"
-        f"Objective\n{objective};\n"
-        "  distances exact, the value rounded to 4 decimals (scoring tolerance 1e-3).\n\n"
-        "Visual interpretation\n"
-        f"  visual_0.png: map of the grid [0, {grid}] x [0, {grid}], one line per\n"
-        "  unit; blue diamonds = candidate sites, orange dots = demand points, names beside them.\n"
-        f"  visual_1.png: 'Select exactly p = {p} sites', then tables of sites (x, y)\n"
-        "  and demand points (x, y" + (", weight" if median else "") + ").\n\n"
-        "Output contract\n"
-        "  solve() returns status, objective_value, open_sites (list of site names) and assignments\n"
-        "  (dict demand point name -> site name).\n"
+    return CANONICAL_SPECIFICATION.format(
+        instance_id=record.instance_id,
+        title=TITLES[instance["variant_type"]],
+        difficulty=record.difficulty,
+        p=p,
+        n_sites=len(sites(instance)),
+        n_points=len(points(instance)),
+        site_lines=site_lines,
+        point_lines=point_lines,
+        objective=objective,
+        grid=grid,
+        weight_column=", weight" if median else "",
     )
 
 
@@ -144,144 +120,27 @@ def math_model(record: VerifiedRecord) -> str:
         extra = "- Bound: $z \\ge \\sum_{j \\in S} \\delta_{ij} x_{ij}$ for all $i \\in D$\n"
     weight_header = " $w_i$ |" if median else ""
     weight_rule = "---:|" if median else ""
-    return f"""# {TITLES[instance["variant_type"]]} — {record.instance_id}
-
-## Sets
-- $S$: candidate sites ({len(sites(instance))}), $D$: demand points ({len(points(instance))})
-
-## Parameters
-- $p = {instance["p_value"]}$: number of sites to select
-- $\\delta_{{ij}} = \\lVert q_i - s_j \\rVert_2$: exact Euclidean distance between point $i$ and site $j$
-{"- $w_i$: weight of demand point $i$" + chr(10) if median else ""}
-## Decision variables
-- $y_j \\in \\{{0, 1\\}}$: site $j$ is selected
-- $x_{{ij}} \\in \\{{0, 1\\}}$: point $i$ is assigned to site $j$
-{variables}
-## Objective
-{objective}
-reported rounded to four decimals (scoring tolerance $10^{{-3}}$).
-
-## Constraints
-- Exactly p sites: $\\sum_{{j \\in S}} y_j = p$
-- Single assignment: $\\sum_{{j \\in S}} x_{{ij}} = 1$ for all $i \\in D$
-- Only to selected sites: $x_{{ij}} \\le y_j$ for all $i \\in D, j \\in S$
-{extra}
-## Instance data
-
-| site | x | y |
-|---|---:|---:|
-{site_rows}
-
-| point | x | y |{weight_header}
-|---|---:|---:|{weight_rule}
-{point_rows}
-
-## Reference solution
-- Verified optimum: **{solution["objective_value"]}** ({record.reference.method}); cross-checked by
-  {record.cross_check_method} (value {record.cross_check_objective:g}).
-- Selected sites: {", ".join(solution["open_sites"])}.
-
-| point | site | distance |
-|---|---|---:|
-{assignment_rows}
-"""
-
-
-SOLVER_TEMPLATE = '''\
-"""Reference solver for {instance_id} ({title}), generated from the verified instance record.
-
-Self-contained: the instance data is embedded below, nothing is read from disk. Distances are exact
-Euclidean distances; the objective is rounded to four decimals at the end.
-"""
-
-from __future__ import annotations
-
-import json
-import math
-
-import numpy as np
-from scipy.optimize import LinearConstraint, milp
-
-VARIANT = {variant!r}  # "p_median": sum of weight * distance; "p_center": largest distance
-P = {p}
-SITES = [  # name, x, y
-{sites}
-]
-POINTS = [  # name, x, y, weight (1 for p-center, where weights play no role)
-{points}
-]
-
-
-def solve() -> dict:
-    n_s, n_d = len(SITES), len(POINTS)
-    center = VARIANT == "p_center"
-    n = n_s + n_s * n_d + (1 if center else 0)  # y_j, x_ij (row-major by point), z
-    delta = [[math.dist(point[1:3], site[1:3]) for site in SITES] for point in POINTS]
-    cost = np.zeros(n)
-    if center:
-        cost[-1] = 1.0
-    else:
-        for i, point in enumerate(POINTS):
-            for j in range(n_s):
-                cost[n_s + i * n_s + j] = point[3] * delta[i][j]
-    rows, lower, upper = [], [], []
-    row = np.zeros(n)
-    row[:n_s] = 1.0
-    rows.append(row)
-    lower.append(P)
-    upper.append(P)
-    for i in range(n_d):
-        row = np.zeros(n)
-        row[n_s + i * n_s : n_s + (i + 1) * n_s] = 1.0
-        rows.append(row)
-        lower.append(1.0)
-        upper.append(1.0)
-        for j in range(n_s):
-            row = np.zeros(n)
-            row[n_s + i * n_s + j], row[j] = 1.0, -1.0
-            rows.append(row)
-            lower.append(-np.inf)
-            upper.append(0.0)
-        if center:
-            row = np.zeros(n)
-            row[n_s + i * n_s : n_s + (i + 1) * n_s] = delta[i]
-            row[-1] = -1.0
-            rows.append(row)
-            lower.append(-np.inf)
-            upper.append(0.0)
-    integrality = np.ones(n)
-    high = np.ones(n)
-    if center:
-        integrality[-1], high[-1] = 0, np.inf
-    result = milp(
-        cost,
-        constraints=LinearConstraint(np.array(rows), lower, upper),
-        integrality=integrality,
-        bounds=(np.zeros(n), high),
-        options={{"mip_rel_gap": 0.0}},
+    return MATH_MODEL.format(
+        title=TITLES[instance["variant_type"]],
+        instance_id=record.instance_id,
+        n_sites=len(sites(instance)),
+        n_points=len(points(instance)),
+        p_value=instance["p_value"],
+        weight_parameter="- $w_i$: weight of demand point $i$\n" if median else "",
+        variables=variables,
+        objective=objective,
+        extra=extra,
+        site_rows=site_rows,
+        weight_header=weight_header,
+        weight_rule=weight_rule,
+        point_rows=point_rows,
+        objective_value=solution["objective_value"],
+        reference_method=record.reference.method,
+        cross_check_method=record.cross_check_method,
+        cross_check_objective=record.cross_check_objective,
+        open_sites_joined=", ".join(solution["open_sites"]),
+        assignment_rows=assignment_rows,
     )
-    if result.status != 0:
-        return {{"status": "error", "objective_value": None}}
-    selected = [SITES[j][0] for j in range(n_s) if result.x[j] > 0.5]
-    chosen = [j for j in range(n_s) if result.x[j] > 0.5]
-    assignment, terms = {{}}, []
-    for i, point in enumerate(POINTS):
-        j = min(chosen, key=lambda j: delta[i][j])  # the nearest selected site is optimal
-        assignment[point[0]] = SITES[j][0]
-        terms.append(point[3] * delta[i][j])
-    value = max(terms) if center else sum(terms)
-    return {{
-        "status": "optimal",
-        "objective_exact": round(value, 4) + 0.0,
-        "objective_value": round(value, 4) + 0.0,
-        "open_sites": selected,
-        "assignments": assignment,
-    }}
-
-
-if __name__ == "__main__":
-    print(json.dumps(solve()))
-'''
 
 
 def solver_ref(record: VerifiedRecord) -> str:

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from benchmark.suites.mmopt.generation.protocol import DerivedArtifacts, VerifiedRecord
+from benchmark.suites.mmopt.generation.resources import resource_text, text_fragments
 from benchmark.suites.mmopt.subcategories.set_covering_partitioning.generator import (
     PARTITIONING,
     elements_of,
@@ -19,6 +20,10 @@ from benchmark.suites.mmopt.subcategories.set_covering_partitioning.generator im
     variant_of,
 )
 from benchmark.suites.mmopt.subcategories.set_covering_partitioning.renderer import panels
+
+CANONICAL_SPECIFICATION = resource_text(__name__, "canonical_specification.txt.tmpl")
+MATH_MODEL = resource_text(__name__, "math_model.md.tmpl")
+SOLVER_TEMPLATE = resource_text(__name__, "solver_ref.py.tmpl")
 
 _RULE = {
     "covering": (
@@ -35,25 +40,10 @@ _RULE = {
     ),
 }
 WIDTH = 100
-READING = (
-    "The bold name at the left of a row is the subset's name (S followed by a number), and the number "
-    'in the "cost" column of that row is the cost of selecting the subset. The bold names in the header '
-    "row are the element names (e followed by a number). A dot in a cell means that the subset of that "
-    "row contains the element of that column; an empty cell means it does not."
-)
-TASK = (
-    "Task: select a family of subsets of least total cost such that {rule}. The total cost is the sum of "
-    "the costs of the selected subsets. All subsets, elements, memberships and costs must be read from "
-    "the {figure}."
-)
-CONTRACT = """\
-Formulate this as an optimization model and write Python code with a function solve() that takes
-no arguments, builds and solves the model, and returns a dict with the keys:
-- "status": "optimal" when an optimal solution is found;
-- "objective_value": the minimum total cost, as a number;
-- "selected_subsets": the list of the names of the selected subsets, written as in the figure (for
-  example "S" followed by the subset's number).
-"""
+_TEXT = text_fragments(__name__)
+READING = _TEXT["reading"]
+TASK = _TEXT["task"]
+CONTRACT = _TEXT["contract"]
 
 
 def _figures(instance: Mapping[str, Any]) -> list[str]:
@@ -87,20 +77,17 @@ def canonical_specification(record: VerifiedRecord) -> str:
         f"  {s['id']:>4}: cost {s['cost']:>3}  elements {{{', '.join(s['elements'])}}}"
         for s in subsets_of(instance)
     )
-    return (
-        f"Instance {record.instance_id} - {title.lower()} ({record.difficulty})\n\n"
-        "Problem\n"
-        f"  Select subsets of least total cost so that every element lies in {times} selected subset.\n\n"
-        f"Variant: {variant_of(instance)}\n"
-        f"Elements ({len(elements_of(instance))}): {', '.join(elements_of(instance))}\n\n"
-        f"Subsets ({len(subsets_of(instance))}; name, selection cost, members):\n{subsets}\n\n"
-        "Objective\n  minimize the sum of the costs of the selected subsets.\n\n"
-        "Visual interpretation\n"
-        f"  {' + '.join(_figures(instance))}: an incidence matrix, a row per subset (bold name, then its\n"
-        "  cost behind a heavy rule), a column per element; a dot marks membership. Rows are split\n"
-        "  evenly over the figures, each repeating the element header. Heavier grid lines every five\n"
-        "  rows and columns only help counting.\n\n"
-        "Output contract\n  solve() returns status, objective_value and selected_subsets (subset names).\n"
+    return CANONICAL_SPECIFICATION.format(
+        instance_id=record.instance_id,
+        title=title.lower(),
+        difficulty=record.difficulty,
+        times=times,
+        variant=variant_of(instance),
+        n_elements=len(elements_of(instance)),
+        elements_of=", ".join(elements_of(instance)),
+        n_subsets=len(subsets_of(instance)),
+        subsets=subsets,
+        figures=" + ".join(_figures(instance)),
     )
 
 
@@ -114,91 +101,23 @@ def math_model(record: VerifiedRecord) -> str:
     )
     greedy = greedy_cost(instance)
     greedy_note = "gets stuck (no disjoint completion)" if greedy is None else f"costs {greedy}"
-    return f"""# Set {variant_of(instance)} — {record.instance_id}
-
-## Sets
-- $E$: elements ({len(elements_of(instance))}: {", ".join(elements_of(instance))})
-- $S$: candidate subsets ({len(subsets_of(instance))}), each $s \\subseteq E$
-
-## Parameters
-- $c_s$: cost of selecting subset $s$
-- $a_{{es}} = 1$ if element $e$ belongs to subset $s$, else $0$
-
-## Decision variables
-- $x_s \\in \\{{0, 1\\}}$: 1 if subset $s$ is selected
-
-## Objective
-$$\\min \\; \\sum_{{s \\in S}} c_s x_s$$
-
-## Constraints
-- {"Partitioning" if partition else "Covering"}, for all $e \\in E$:
-  $\\sum_{{s \\in S}} a_{{es}} x_s {relation} 1$
-
-## Instance data
-
-| subset | cost | elements |
-|---|---:|---|
-{rows}
-
-## Instance notes
-- Variant: {variant_of(instance)} (each element {"exactly once" if partition else "at least once"}).
-- Verified minimum cost: **{solution["objective_value"]}** ({record.reference.method}); cross-checked by
-  {record.cross_check_method} (value {record.cross_check_objective:g}).
-- Reference selection: {", ".join(solution["selected_subsets"])}. Optimal selections need not be unique; the
-  minimum cost is.
-- The cheapest-per-newly-covered-element greedy {greedy_note}.
-"""
-
-
-SOLVER_TEMPLATE = '''\
-"""Reference solver for {instance_id} (set {variant}), generated from the verified instance record.
-
-Self-contained: the instance data is embedded below, nothing is read from disk.
-"""
-
-from __future__ import annotations
-
-import json
-
-from ortools.sat.python import cp_model
-
-VARIANT = {variant!r}  # "covering": each element at least once; "partitioning": exactly once
-ELEMENTS = {elements!r}
-SUBSETS = [  # (name, cost, elements)
-{subsets}
-]
-
-
-def solve() -> dict:
-    model = cp_model.CpModel()
-    chosen = {{name: model.new_bool_var(name) for name, _, _ in SUBSETS}}
-    for element in ELEMENTS:
-        covering = sum(chosen[name] for name, _, members in SUBSETS if element in members)
-        if VARIANT == "partitioning":
-            model.add(covering == 1)
-        else:
-            model.add(covering >= 1)
-    model.minimize(sum(cost * chosen[name] for name, cost, _ in SUBSETS))
-    solver = cp_model.CpSolver()
-    solver.parameters.num_workers = 1
-    solver.parameters.max_time_in_seconds = 60.0
-    status = solver.solve(model)
-    if status != cp_model.OPTIMAL:
-        failed = "infeasible" if status == cp_model.INFEASIBLE else "error"
-        return {{"status": failed, "objective_value": None}}
-    selected = [name for name, _, _ in SUBSETS if solver.boolean_value(chosen[name])]
-    total = sum(cost for name, cost, _ in SUBSETS if name in selected)
-    return {{
-        "status": "optimal",
-        "objective_value": total,
-        "objective_exact": total,
-        "selected_subsets": selected,
-    }}
-
-
-if __name__ == "__main__":
-    print(json.dumps(solve()))
-'''
+    return MATH_MODEL.format(
+        variant=variant_of(instance),
+        instance_id=record.instance_id,
+        n_elements=len(elements_of(instance)),
+        elements_of=", ".join(elements_of(instance)),
+        n_subsets=len(subsets_of(instance)),
+        constraint_name="Partitioning" if partition else "Covering",
+        relation=relation,
+        rows=rows,
+        coverage="exactly once" if partition else "at least once",
+        objective_value=solution["objective_value"],
+        reference_method=record.reference.method,
+        cross_check_method=record.cross_check_method,
+        cross_check_objective=record.cross_check_objective,
+        selected_subsets_joined=", ".join(solution["selected_subsets"]),
+        greedy_note=greedy_note,
+    )
 
 
 def solver_ref(record: VerifiedRecord) -> str:
