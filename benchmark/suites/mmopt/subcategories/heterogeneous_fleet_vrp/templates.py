@@ -7,6 +7,7 @@ output contract; coordinates, demands and the fleet's numbers stay in the figure
 from __future__ import annotations
 
 from benchmark.suites.mmopt.generation.protocol import DerivedArtifacts, VerifiedRecord
+from benchmark.suites.mmopt.generation.resources import resource_text, text_fragments
 from benchmark.suites.mmopt.generation.task_text import output_contract, task_text
 from benchmark.suites.mmopt.subcategories.heterogeneous_fleet_vrp.generator import (
     decimals_of,
@@ -14,28 +15,14 @@ from benchmark.suites.mmopt.subcategories.heterogeneous_fleet_vrp.generator impo
     grid_size,
 )
 
+CANONICAL_SPECIFICATION = resource_text(__name__, "canonical_specification.txt.tmpl")
+MATH_MODEL = resource_text(__name__, "math_model.md.tmpl")
+SOLVER_TEMPLATE = resource_text(__name__, "solver_ref.py.tmpl")
+
 DECIMAL_WORDS = {0: "the nearest whole number", 1: "one decimal place", 2: "two decimal places"}
-READING = (
-    "Two figures describe the instance. visual_0.png is a map on a square grid whose lines are one "
-    "distance unit apart, numbered along the bottom (x coordinate) and the left side (y coordinate); "
-    "the depot is the red square and every customer is a blue dot with its name (C followed by a "
-    "number) beside it. visual_1.png holds two tables: the fleet, one row per vehicle type (the "
-    "number of vehicles of that type available, their capacity, the fixed cost paid once when a "
-    "vehicle of that type is used, and its cost per unit of distance), and the exact coordinates "
-    "(x, y) of the depot and of every customer with each customer's demand. All data must be read "
-    "from the figures; the tables give the exact values. Vehicles of a type are named by the type "
-    "followed by a number starting from one (for example the first two of a type VAN are VAN1 and VAN2)."
-)
-TASK = (
-    "Task: every customer must be served by exactly one vehicle, which delivers the customer's whole "
-    "demand in one visit. Each vehicle used drives one route that starts at the depot, visits some "
-    "customers and returns to the depot; the total demand on a route may not exceed the capacity of "
-    "the vehicle's type, and no more vehicles of a type may be used than are available (a vehicle "
-    "may stay unused). Travel is possible between every pair of locations, in both directions. The "
-    "base distance between two locations is the Euclidean distance between their coordinates, "
-    "rounded to {decimals}. A used vehicle costs its type's fixed cost plus its cost per distance "
-    "unit times the sum of the base distances of its route. Minimize the total cost of all routes."
-)
+_TEXT = text_fragments(__name__)
+READING = _TEXT["reading"]
+TASK = _TEXT["task"]
 CONTRACT = output_contract(
     '- "status": "optimal" when an optimal solution is found;\n'
     '- "objective_value": the minimum total cost, as a number;\n'
@@ -69,27 +56,19 @@ def canonical_specification(record: VerifiedRecord) -> str:
     )
     fleet = "\n".join(_fleet_rows(instance))
     grid = grid_size(instance)
-    return (
-        f"Instance {record.instance_id} - heterogeneous fleet vehicle routing problem "
-        f"({record.difficulty})\n\n"
-        "Problem\n"
-        f"  Serve {meta['number_customers']} customers from the depot with vehicles of "
-        f"{meta['number_vehicle_types']} types; each customer\n"
-        "  visited once by one vehicle, no split deliveries; route load within the type's capacity,\n"
-        "  at most the available number of vehicles per type.\n\n"
-        f"Fleet:\n{fleet}\n\n"
-        f"Depot and customers (coordinates, demand):\n{rows}\n\n"
-        f"Total demand: {meta['total_demand']}; aggregate capacity: {meta['aggregate_capacity']}\n"
-        f"Base distance: {instance['base_distance_type']} ({instance['base_distance_rule']['description']})\n"
-        f"Layout: {meta['layout_type']}\n\n"
-        "Objective\n  minimize the sum over used vehicles of fixed cost + cost per distance unit x\n"
-        "  route distance.\n\n"
-        "Visual interpretation\n"
-        f"  visual_0.png: map of the grid [0, {grid}] x [0, {grid}], one line per unit; the depot is a\n"
-        "  red square, customers blue dots, names beside them; no edges and no routes are drawn.\n"
-        "  visual_1.png: the fleet table by vehicle type and the coordinate and demand table.\n\n"
-        "Output contract\n"
-        "  solve() returns status, objective_value, routes (Depot to Depot) and route_vehicle_ids.\n"
+    return CANONICAL_SPECIFICATION.format(
+        instance_id=record.instance_id,
+        difficulty=record.difficulty,
+        number_customers=meta["number_customers"],
+        number_vehicle_types=meta["number_vehicle_types"],
+        fleet=fleet,
+        rows=rows,
+        total_demand=meta["total_demand"],
+        aggregate_capacity=meta["aggregate_capacity"],
+        base_distance_type=instance["base_distance_type"],
+        description=instance["base_distance_rule"]["description"],
+        layout_type=meta["layout_type"],
+        grid=grid,
     )
 
 
@@ -118,155 +97,19 @@ def math_model(record: VerifiedRecord) -> str:
         )
     )
     greedy_note = "runs out of vehicles" if greedy is None else f"costs {greedy:g}"
-    return f"""# Heterogeneous fleet vehicle routing problem — {record.instance_id}
-
-## Sets
-- $C$: customers ({len(instance["sets"]["customers"])}), depot $0$; $T$: vehicle types
-- $R_t$: every route $r \\subseteq C$ with $\\sum_{{i \\in r}} q_i \\le Q_t$ (a feasible load for type $t$)
-
-## Parameters
-- $q_i$: demand of customer $i$; $Q_t$, $K_t$, $f_t$, $m_t$: capacity, number available, fixed cost
-  and cost per distance unit of type $t$
-- $d_{{ij}}$: base distance, the Euclidean distance rounded as stated ({instance["base_distance_type"]})
-- $d_r$: length of the shortest closed path from the depot through exactly the customers of $r$
-  (the same order is best for every type, since $m_t$ scales every leg alike)
-
-## Decision variables
-- $y_{{t,r}} \\in \\{{0, 1\\}}$: 1 if a vehicle of type $t$ drives route $r$
-
-## Objective
-$$\\min \\; \\sum_{{t \\in T}} \\sum_{{r \\in R_t}} (f_t + m_t d_r) \\, y_{{t,r}}$$
-
-## Constraints
-- Each customer served once: $\\sum_{{t}} \\sum_{{r \\ni i}} y_{{t,r}} = 1$ for all $i \\in C$
-- Availability: $\\sum_{{r \\in R_t}} y_{{t,r}} \\le K_t$ for all $t \\in T$
-
-An equivalent arc formulation has $x_{{ijk}}$ per leg and vehicle $k$, an activation binary per vehicle
-and MTZ load variables; the set-partitioning form is exact because $d_r$ is computed exactly for
-every feasible customer subset (Held–Karp).
-
-## Instance data
-
-| type | available | capacity | fixed cost | cost per distance unit |
-|---|---:|---:|---:|---:|
-{fleet}
-
-| node | x | y | demand |
-|---|---:|---:|---:|
-{rows}
-
-## Instance notes
-- Verified minimum total cost: **{solution["objective_value"]}** ({record.reference.method});
-  cross-checked by {record.cross_check_method} (value {record.cross_check_objective:g}).
-- Reference routes:
-{routes}
-- The greedy that fills the largest vehicles first with the nearest customer that fits {greedy_note}.
-"""
-
-
-SOLVER_TEMPLATE = '''\
-"""Reference solver for {instance_id} (heterogeneous fleet VRP), generated from the verified record.
-
-Set partitioning over (vehicle type, customer subset) routes: each subset is priced by its shortest
-closed path from the depot (Held-Karp) in base-distance units; HiGHS picks routes covering each
-customer once within every type's capacity, once per fleet mix within the availability.
-Integer units throughout.
-Self-contained: the instance data is embedded below, nothing is read from disk.
-"""
-
-from __future__ import annotations
-
-import itertools
-import json
-import math
-
-import numpy as np
-from scipy.optimize import Bounds, LinearConstraint, milp
-
-DEPOT = {depot!r}
-COORDINATES = {coordinates!r}
-DEMANDS = {demands!r}
-TYPES = {types!r}  # name -> (available, capacity, fixed cost, cost per distance unit)
-DECIMALS = {decimals!r}  # base distances rounded to this many decimals
-
-
-def solve() -> dict:
-    customers = [c for c in COORDINATES if c != DEPOT]
-    m, scale = len(customers), 10**DECIMALS
-
-    def leg(a: str, b: str) -> int:
-        return round(round(math.dist(COORDINATES[a], COORDINATES[b]), DECIMALS) * scale)
-
-    path = {{(1 << j, j): (leg(DEPOT, customers[j]), -1) for j in range(m)}}
-    for mask in range(1, 1 << m):
-        for j in range(m):
-            if (mask, j) not in path:
-                continue
-            value = path[(mask, j)][0]
-            for k in range(m):
-                if mask >> k & 1:
-                    continue
-                key = (mask | 1 << k, k)
-                candidate = value + leg(customers[j], customers[k])
-                if key not in path or candidate < path[key][0]:
-                    path[key] = (candidate, j)
-    closed = {{}}
-    for mask in range(1, 1 << m):
-        ends = [j for j in range(m) if mask >> j & 1]
-        closed[mask] = min((path[(mask, j)][0] + leg(customers[j], DEPOT), j) for j in ends)
-    names = list(TYPES)
-    columns, prices = [], []
-    for t, name in enumerate(names):
-        available, capacity, fixed, multiplier = TYPES[name]
-        for mask in range(1, 1 << m):
-            if sum(DEMANDS[customers[j]] for j in range(m) if mask >> j & 1) <= capacity:
-                columns.append((t, mask))
-                prices.append(round(fixed * 100 * scale) + round(multiplier * 100) * closed[mask][0])
-    cover = np.array([[mask >> j & 1 for _, mask in columns] for j in range(m)], dtype=float)
-    fleet = np.array([[1.0 if t == k else 0.0 for t, _ in columns] for k in range(len(names))])
-    demand = sum(DEMANDS.values())
-    best = None
-    # one solve per fleet mix (vehicles of each type fixed): the fixed costs become constants and
-    # each relaxation is tight; the cheapest mix wins
-    for counts in itertools.product(*(range(TYPES[n][0] + 1) for n in names)):
-        if sum(c * TYPES[n][1] for c, n in zip(counts, names)) < demand:
-            continue
-        result = milp(
-            np.array(prices, dtype=float),
-            constraints=[
-                LinearConstraint(cover, lb=1.0, ub=1.0),
-                LinearConstraint(fleet, lb=list(counts), ub=list(counts)),
-            ],
-            integrality=np.ones(len(columns)),
-            bounds=Bounds(0, 1),
-        )
-        if result.status == 0 and (best is None or result.fun < best.fun - 0.5):
-            best = result
-    if best is None:
-        return {{"status": "infeasible", "objective_value": None}}
-    result = best
-    routes, vehicles, used, total = [], [], {{}}, 0
-    for index, value in enumerate(result.x):
-        if value < 0.5:
-            continue
-        t, mask = columns[index]
-        total += prices[index]
-        order, end = [], closed[mask][1]
-        while end >= 0:
-            order.append(customers[end])
-            mask, end = mask & ~(1 << end), path[(mask, end)][1]
-        used[names[t]] = used.get(names[t], 0) + 1
-        routes.append([DEPOT, *reversed(order), DEPOT])
-        vehicles.append(f"{{names[t]}}{{used[names[t]]}}")
-    objective = round(total / (100 * scale), DECIMALS + 2) + 0.0
-    return {{
-        "status": "optimal", "objective_value": objective, "routes": routes, "route_vehicle_ids": vehicles
-    }}
-
-
-if __name__ == "__main__":
-    print(json.dumps(solve()))
-'''
+    return MATH_MODEL.format(
+        instance_id=record.instance_id,
+        n_customers=len(instance["sets"]["customers"]),
+        base_distance_type=instance["base_distance_type"],
+        fleet=fleet,
+        rows=rows,
+        objective_value=solution["objective_value"],
+        reference_method=record.reference.method,
+        cross_check_method=record.cross_check_method,
+        cross_check_objective=record.cross_check_objective,
+        routes=routes,
+        greedy_note=greedy_note,
+    )
 
 
 def solver_ref(record: VerifiedRecord) -> str:

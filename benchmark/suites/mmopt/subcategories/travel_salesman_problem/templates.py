@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from benchmark.suites.mmopt.generation import routing
 from benchmark.suites.mmopt.generation.protocol import DerivedArtifacts, VerifiedRecord
+from benchmark.suites.mmopt.generation.resources import resource_text, text_fragments
 from benchmark.suites.mmopt.generation.task_text import output_contract, task_text
 from benchmark.suites.mmopt.subcategories.travel_salesman_problem.generator import (
     cost_rule,
@@ -15,19 +16,13 @@ from benchmark.suites.mmopt.subcategories.travel_salesman_problem.generator impo
     heuristic_costs,
 )
 
-READING = (
-    "Two figures describe the instance. visual_0.png is a map on a square grid whose lines are one "
-    "distance unit apart, numbered along the bottom (x coordinate) and the left side (y coordinate); "
-    "every city is a marker with its name (a capital letter) beside it, and the start city {root} is "
-    "the red square. visual_1.png is a table of the exact coordinates (x, y) of every city. All data "
-    "must be read from the figures; the table gives the exact values."
-)
-TASK = (
-    "Task: a salesman starts at city {root}, visits every other city exactly once and returns to "
-    "{root}. Travel is possible between every pair of cities, in both directions at the same cost. "
-    "{rule} Find a tour of minimum total travel cost. There are no capacities, time windows or "
-    "forbidden legs."
-)
+CANONICAL_SPECIFICATION = resource_text(__name__, "canonical_specification.txt.tmpl")
+MATH_MODEL = resource_text(__name__, "math_model.md.tmpl")
+SOLVER_TEMPLATE = resource_text(__name__, "solver_ref.py.tmpl")
+
+_TEXT = text_fragments(__name__)
+READING = _TEXT["reading"]
+TASK = _TEXT["task"]
 CONTRACT = output_contract(
     """\
 - "status": "optimal" when an optimal tour is found;
@@ -54,21 +49,17 @@ def canonical_specification(record: VerifiedRecord) -> str:
     )
     grid = grid_size(instance)
     meta = instance["meta_parameters"]
-    return (
-        f"Instance {record.instance_id} - travelling salesman problem ({record.difficulty})\n\n"
-        "Problem\n"
-        f"  One closed tour from the start city {instance['root_city']} through all {len(names)} cities,\n"
-        "  each exactly once; complete symmetric graph, no other constraints.\n\n"
-        f"Cities and coordinates:\n{coordinates}\n\n"
-        f"Cost rule: {meta['cost_matrix_type']} ({routing.rule_sentence(meta['cost_matrix_type'])})\n"
-        f"Layout: {meta['layout_type']}, {meta['cluster_count']} cluster(s)\n\n"
-        "Objective\n  minimize the sum of the leg costs of the tour.\n\n"
-        "Visual interpretation\n"
-        f"  visual_0.png: map of the grid [0, {grid}] x [0, {grid}], one line per unit; the start city\n"
-        "  is a red square, the others blue dots, names beside them; no edges and no tour are drawn.\n"
-        "  visual_1.png: a table of every city's coordinates (x, y).\n\n"
-        "Output contract\n"
-        "  solve() returns status, objective_value and tour (city names, start city first and last).\n"
+    return CANONICAL_SPECIFICATION.format(
+        instance_id=record.instance_id,
+        difficulty=record.difficulty,
+        root_city=instance["root_city"],
+        n_names=len(names),
+        coordinates=coordinates,
+        cost_matrix_type=meta["cost_matrix_type"],
+        rule_sentence=routing.rule_sentence(meta["cost_matrix_type"]),
+        layout_type=meta["layout_type"],
+        cluster_count=meta["cluster_count"],
+        grid=grid,
     )
 
 
@@ -81,117 +72,21 @@ def math_model(record: VerifiedRecord) -> str:
         f"| {n} | {instance['coordinates'][n][0]} | {instance['coordinates'][n][1]} |"
         for n in instance["sets"]["nodes"]
     )
-    return f"""# Travelling salesman problem — {record.instance_id}
-
-## Sets
-- $V$: cities ({len(instance["sets"]["nodes"])}), start city $s = {instance["root_city"]}$
-- $E = \\{{\\{{i, j\\}} : i, j \\in V, i \\ne j\\}}$: the legs of the complete graph
-
-## Parameters
-- $c_{{ij}} = c_{{ji}}$: travel cost, the Euclidean distance between the coordinates of $i$ and $j$
-  ({rule}: {routing.rule_sentence(rule)})
-
-## Decision variables
-- $x_e \\in \\{{0, 1\\}}$: 1 if the tour uses leg $e$
-
-## Objective
-$$\\min \\; \\sum_{{e \\in E}} c_e x_e$$
-
-## Constraints
-- Degree: $\\sum_{{e \\ni i}} x_e = 2$ for all $i \\in V$
-- Subtour elimination: $\\sum_{{e \\subseteq S}} x_e \\le |S| - 1$ for all $S \\subset V$,
-  $2 \\le |S| \\le |V| - 2$ (added lazily, only for the subtours an integer solution contains)
-
-## Instance data
-
-| city | x | y |
-|---|---:|---:|
-{rows}
-
-## Instance notes
-- Verified minimum tour cost: **{solution["objective_value"]}** ({record.reference.method});
-  cross-checked by {record.cross_check_method} (value {record.cross_check_objective:g}).
-- Reference tour: {" → ".join(solution["tour"])}. Optimal tours need not be unique; the minimum cost is.
-- The nearest-neighbour tour from the start city costs {greedy:g}; 2-opt from it reaches {improved:g}.
-"""
-
-
-SOLVER_TEMPLATE = '''\
-"""Reference solver for {instance_id} (travelling salesman), generated from the verified instance record.
-
-Self-contained: the instance data is embedded below, nothing is read from disk.
-"""
-
-from __future__ import annotations
-
-import itertools
-import json
-import math
-
-import numpy as np
-from scipy.optimize import Bounds, LinearConstraint, milp
-
-START = {root!r}
-COORDINATES = {coordinates!r}
-DECIMALS = {decimals!r}  # legs rounded to this many decimals; None: exact distances
-
-
-def leg(a: str, b: str) -> float:
-    exact = math.dist(COORDINATES[a], COORDINATES[b])
-    return exact if DECIMALS is None else round(exact, DECIMALS)
-
-
-def solve() -> dict:
-    cities = [START] + [c for c in COORDINATES if c != START]
-    edges = list(itertools.combinations(range(len(cities)), 2))
-    scale = 1 if DECIMALS is None else 10**DECIMALS  # integer units for rounded legs
-    weights = np.array([round(leg(cities[i], cities[j]) * scale, 9) for i, j in edges])
-    degree = np.zeros((len(cities), len(edges)))
-    for e, (i, j) in enumerate(edges):
-        degree[i, e] = degree[j, e] = 1.0
-    cuts, limits = [], []
-    while True:
-        constraints = [LinearConstraint(degree, lb=2.0, ub=2.0)]
-        if cuts:
-            constraints.append(LinearConstraint(np.array(cuts), lb=-np.inf, ub=np.array(limits)))
-        result = milp(weights, constraints=constraints, integrality=np.ones(len(edges)), bounds=Bounds(0, 1))
-        if result.status != 0:
-            return {{"status": "error", "objective_value": None}}
-        neighbours = {{i: [] for i in range(len(cities))}}
-        for e, (i, j) in enumerate(edges):
-            if result.x[e] > 0.5:
-                neighbours[i].append(j)
-                neighbours[j].append(i)
-        seen, parts = set(), []
-        for start in range(len(cities)):
-            if start in seen:
-                continue
-            part, stack = set(), [start]
-            while stack:
-                node = stack.pop()
-                if node not in part:
-                    part.add(node)
-                    stack.extend(neighbours[node])
-            seen |= part
-            parts.append(part)
-        if len(parts) == 1:
-            break
-        for part in parts:  # subtour elimination: at most |S| - 1 legs inside S
-            cuts.append([1.0 if i in part and j in part else 0.0 for i, j in edges])
-            limits.append(len(part) - 1.0)
-    order, previous, node = [0], 0, min(neighbours[0])
-    while node != 0:
-        order.append(node)
-        node, previous = next(x for x in neighbours[node] if x != previous), node
-    tour = [cities[i] for i in order] + [START]
-    total = sum(leg(tour[k], tour[k + 1]) for k in range(len(tour) - 1))
-    total = round(total, 4 if DECIMALS is None else DECIMALS) + 0.0
-    return {{"status": "optimal", "objective_value": total, "tour": tour}}
-
-
-if __name__ == "__main__":
-    print(json.dumps(solve()))
-'''
+    return MATH_MODEL.format(
+        instance_id=record.instance_id,
+        n_nodes=len(instance["sets"]["nodes"]),
+        root_city=instance["root_city"],
+        rule=rule,
+        rule_sentence=routing.rule_sentence(rule),
+        rows=rows,
+        objective_value=solution["objective_value"],
+        reference_method=record.reference.method,
+        cross_check_method=record.cross_check_method,
+        cross_check_objective=record.cross_check_objective,
+        tour_joined=" → ".join(solution["tour"]),
+        greedy=greedy,
+        improved=improved,
+    )
 
 
 def solver_ref(record: VerifiedRecord) -> str:

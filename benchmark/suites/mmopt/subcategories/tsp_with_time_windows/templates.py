@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from benchmark.suites.mmopt.generation import routing
 from benchmark.suites.mmopt.generation.protocol import DerivedArtifacts, VerifiedRecord
+from benchmark.suites.mmopt.generation.resources import resource_text, text_fragments
 from benchmark.suites.mmopt.generation.task_text import output_contract, task_text
 from benchmark.suites.mmopt.subcategories.tsp_with_time_windows.generator import (
     grid_size,
@@ -15,25 +16,13 @@ from benchmark.suites.mmopt.subcategories.tsp_with_time_windows.generator import
     travel_rule,
 )
 
-READING = (
-    "Two figures describe the instance. visual_0.png is a map on a square grid whose lines are one "
-    "distance unit apart, numbered along the bottom (x coordinate) and the left side (y coordinate); "
-    "the depot is the red square and every customer is a blue dot with its name (C followed by a "
-    "number) beside it. visual_1.png is a table giving, for the depot and every customer, the exact "
-    "coordinates (x, y), the time window (the earliest and the latest time at which service may "
-    "start; for the depot, the time by which the vehicle must be back) and the service time. All "
-    "data must be read from the figures; the table gives the exact values."
-)
-TASK = (
-    "Task: a single vehicle leaves the depot at time zero, visits every customer exactly once and "
-    "returns to the depot. Travel is possible between every pair of locations, in both directions, "
-    "and the travel time of a leg equals its travel cost. {rule} Service at a customer must start "
-    "within the customer's time window: a vehicle that arrives early waits until the window opens, "
-    "and it may not arrive after the window closes. Service takes the customer's service time, after "
-    "which the vehicle departs. The vehicle must be back at the depot no later than the depot's "
-    "closing time. Minimize the total travel time of the tour (waiting and service times are not "
-    "part of the objective)."
-)
+CANONICAL_SPECIFICATION = resource_text(__name__, "canonical_specification.txt.tmpl")
+MATH_MODEL = resource_text(__name__, "math_model.md.tmpl")
+SOLVER_TEMPLATE = resource_text(__name__, "solver_ref.py.tmpl")
+
+_TEXT = text_fragments(__name__)
+READING = _TEXT["reading"]
+TASK = _TEXT["task"]
 CONTRACT = output_contract(
     '- "status": "optimal" when an optimal tour is found;\n'
     '- "objective_value": the minimum total travel time, as a number;\n'
@@ -65,25 +54,17 @@ def canonical_specification(record: VerifiedRecord) -> str:
         f"  {n:>5}: ({x}, {y}), window [{a}, {b}], service {s}" for n, x, y, a, b, s in _rows(instance)
     )
     grid = grid_size(instance)
-    return (
-        f"Instance {record.instance_id} - travelling salesman problem with time windows "
-        f"({record.difficulty})\n\n"
-        "Problem\n"
-        f"  One vehicle leaves the depot at time 0, serves all {meta['number_customers']} customers once,\n"
-        "  and returns by the depot's closing time; service starts inside each window (waiting\n"
-        "  allowed) and lasts the service time; travel time = travel cost.\n\n"
-        f"Locations (coordinates, time window, service time):\n{rows}\n\n"
-        f"Travel-time rule: {meta['travel_time_rule']} ({rule_text(instance)})\n"
-        f"Layout: {meta['layout_type']}; windows: {meta['window_tightness_type']}; "
-        f"service times: {meta['service_time_type']}\n\n"
-        "Objective\n  minimize the total travel time of the tour.\n\n"
-        "Visual interpretation\n"
-        f"  visual_0.png: map of the grid [0, {grid}] x [0, {grid}], one line per unit; the depot is a\n"
-        "  red square, customers blue dots, names beside them; no edges and no tour are drawn.\n"
-        "  visual_1.png: a table of coordinates, time windows and service times.\n\n"
-        "Output contract\n"
-        "  solve() returns status, objective_value and tour (names from Depot back to Depot),\n"
-        "  optionally service_start_times.\n"
+    return CANONICAL_SPECIFICATION.format(
+        instance_id=record.instance_id,
+        difficulty=record.difficulty,
+        number_customers=meta["number_customers"],
+        rows=rows,
+        travel_time_rule=meta["travel_time_rule"],
+        rule_text=rule_text(instance),
+        layout_type=meta["layout_type"],
+        window_tightness_type=meta["window_tightness_type"],
+        service_time_type=meta["service_time_type"],
+        grid=grid,
     )
 
 
@@ -95,133 +76,21 @@ def math_model(record: VerifiedRecord) -> str:
     rows = "\n".join(f"| {n} | {x} | {y} | {a} | {b} | {s} |" for n, x, y, a, b, s in _rows(instance))
     starts = ", ".join(f"{n} {t:g}" for n, t in solution["service_start_times"].items())
     greedy_note = "gets stuck (some window can no longer be met)" if greedy is None else f"costs {greedy:g}"
-    return f"""# Travelling salesman problem with time windows — {record.instance_id}
-
-## Sets
-- $V = \\{{0\\}} \\cup C$: the depot $0$ and the customers $C$ ({len(instance["sets"]["customers"])})
-- $A = \\{{(i, j) : i, j \\in V, i \\ne j\\}}$: every directed leg
-
-## Parameters
-- $c_{{ij}}$: travel time (= cost) of leg $(i, j)$, the Euclidean distance ({rule}: {rule_text(instance)})
-- $[a_i, b_i]$: time window of customer $i$; $b_0$: the depot's closing time
-- $s_i$: service time at $i$ ($s_0 = 0$)
-- $M_{{ij}} = b_i + s_i + c_{{ij}} - a_j$: big-M of the time link on $(i, j)$
-
-## Decision variables
-- $x_{{ij}} \\in \\{{0, 1\\}}$: 1 if the vehicle drives leg $(i, j)$
-- $t_i \\ge 0$: service start at customer $i$ ($t_0 = 0$, the departure); $r$: return time
-
-## Objective
-$$\\min \\; \\sum_{{(i, j) \\in A}} c_{{ij}} x_{{ij}}$$
-
-## Constraints
-- One leg out of and one into every node: $\\sum_j x_{{ij}} = 1$, $\\sum_j x_{{ji}} = 1$ for all $i \\in V$
-- Time propagation: $t_j \\ge t_i + s_i + c_{{ij}} - M_{{ij}} (1 - x_{{ij}})$ for $(i, j) \\in A$, $j \\ne 0$
-- Return: $r \\ge t_i + s_i + c_{{i0}} - M_{{i0}} (1 - x_{{i0}})$, $r \\le b_0$
-- Windows: $a_i \\le t_i \\le b_i$ for $i \\in C$
-
-Because every leg takes positive time, the time propagation also rules out subtours.
-
-## Instance data
-
-| node | x | y | opens | closes | service |
-|---|---:|---:|---:|---:|---:|
-{rows}
-
-## Instance notes
-- Verified minimum travel time: **{solution["objective_value"]}** ({record.reference.method});
-  cross-checked by {record.cross_check_method} (value {record.cross_check_objective:g}).
-- Reference tour: {" → ".join(solution["tour"])}; earliest service starts: {starts}.
-- Without the windows the best tour costs {windowless:g}: the windows bind. The greedy that drives
-  to the nearest customer whose window can still be met {greedy_note}.
-"""
-
-
-SOLVER_TEMPLATE = '''\
-"""Reference solver for {instance_id} (TSP with time windows), generated from the verified record.
-
-Arc model with big-M time propagation, solved by HiGHS through SciPy, in integer time units.
-Self-contained: the instance data is embedded below, nothing is read from disk.
-"""
-
-from __future__ import annotations
-
-import json
-import math
-
-import numpy as np
-from scipy.optimize import Bounds, LinearConstraint, milp
-
-DEPOT = {depot!r}
-COORDINATES = {coordinates!r}
-WINDOWS = {windows!r}
-SERVICE = {service!r}
-DECIMALS = {decimals!r}  # legs rounded to this many decimals
-
-
-def solve() -> dict:
-    names = [DEPOT] + [n for n in COORDINATES if n != DEPOT]
-    n, scale = len(names), 10**DECIMALS
-    cost = [[round(round(math.dist(COORDINATES[a], COORDINATES[b]), DECIMALS) * scale) for b in names]
-            for a in names]
-    opens = [0 if i == 0 else WINDOWS[names[i]][0] * scale for i in range(n)]
-    closes = [WINDOWS[names[i]][1] * scale for i in range(n)]
-    service = [SERVICE[name] * scale for name in names]
-    arcs = [(i, j) for i in range(n) for j in range(n) if i != j]
-    size = len(arcs) + n + 1  # x per arc, t per node, return time r
-    t0, r = len(arcs), len(arcs) + n
-    rows, low, high = [], [], []
-    for node in range(n):
-        for side in (0, 1):
-            rows.append([1.0 if a < len(arcs) and arcs[a][side] == node else 0.0 for a in range(size)])
-            low.append(1.0)
-            high.append(1.0)
-    for a, (i, j) in enumerate(arcs):
-        leg = cost[i][j] + service[i]
-        close = 0 if i == 0 else closes[i]
-        target = r if j == 0 else t0 + j
-        big = close + leg - (0 if j == 0 else opens[j])
-        if big <= 0:
-            continue
-        row = [0.0] * size
-        row[target], row[t0 + i], row[a] = 1.0, -1.0, -float(big)
-        rows.append(row)
-        low.append(float(leg - big))
-        high.append(np.inf)
-    lower, upper = np.zeros(size), np.ones(size)
-    for a, (i, j) in enumerate(arcs):
-        if opens[i] + service[i] + cost[i][j] > closes[j]:
-            upper[a] = 0.0
-    for i in range(n):
-        lower[t0 + i], upper[t0 + i] = (opens[i], 0 if i == 0 else closes[i])
-    lower[r], upper[r] = 0, closes[0]
-    weights = np.array([float(cost[i][j]) for i, j in arcs] + [0.0] * (n + 1))
-    integrality = np.array([1] * len(arcs) + [0] * (n + 1))
-    result = milp(
-        weights,
-        constraints=[LinearConstraint(np.array(rows), lb=low, ub=high)],
-        integrality=integrality,
-        bounds=Bounds(lower, upper),
+    return MATH_MODEL.format(
+        instance_id=record.instance_id,
+        n_customers=len(instance["sets"]["customers"]),
+        rule=rule,
+        rule_text=rule_text(instance),
+        rows=rows,
+        objective_value=solution["objective_value"],
+        reference_method=record.reference.method,
+        cross_check_method=record.cross_check_method,
+        cross_check_objective=record.cross_check_objective,
+        tour_joined=" → ".join(solution["tour"]),
+        starts=starts,
+        windowless=windowless,
+        greedy_note=greedy_note,
     )
-    if result.status != 0:
-        return {{"status": "infeasible" if result.status == 2 else "error", "objective_value": None}}
-    successor = {{i: j for a, (i, j) in enumerate(arcs) if result.x[a] > 0.5}}
-    order, node = [0], successor[0]
-    while node != 0:
-        order.append(node)
-        node = successor[node]
-    starts, time = {{DEPOT: 0.0}}, 0
-    for previous, node in zip(order, order[1:]):
-        time = max(time + service[previous] + cost[previous][node], opens[node])
-        starts[names[node]] = round(time / scale, DECIMALS)
-    tour = [names[i] for i in order] + [DEPOT]
-    total = round(sum(cost[order[k]][order[(k + 1) % n]] for k in range(n)) / scale, DECIMALS) + 0.0
-    return {{"status": "optimal", "objective_value": total, "tour": tour, "service_start_times": starts}}
-
-
-if __name__ == "__main__":
-    print(json.dumps(solve()))
-'''
 
 
 def solver_ref(record: VerifiedRecord) -> str:
