@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from benchmark.suites.mmopt.generation.protocol import DerivedArtifacts, VerifiedRecord
+from benchmark.suites.mmopt.generation.resources import resource_text, text_fragments
 from benchmark.suites.mmopt.generation.task_text import output_contract, task_text
 from benchmark.suites.mmopt.subcategories.flexible_hybrid_flow_shop_scheduling.generator import (
     eligible,
@@ -19,24 +20,14 @@ from benchmark.suites.mmopt.subcategories.flexible_hybrid_flow_shop_scheduling.g
 )
 from benchmark.suites.mmopt.subcategories.flexible_hybrid_flow_shop_scheduling.renderer import has_eligibility
 
-READING = (
-    "The figure visual_0.png is the stage architecture: the stages (S followed by a number) as boxes "
-    "from left to right in processing order, joined by arrows, each box listing the stage's parallel "
-    "machines. The figure visual_1.png gives the processing time of every job (J followed by a "
-    "number) at every stage. Machines of one stage are identical: a job's processing time depends "
-    "only on the job and the stage."
-)
-ELIGIBILITY = (
-    "The figure visual_2.png is the eligibility matrix: a job may run at a stage only on the machines "
-    'marked "yes" in its row.'
-)
-TASK = (
-    "Task: every job passes all stages in the shown order; at each stage it is processed on exactly "
-    "one machine of that stage, starting only after it has finished the previous stage. A machine "
-    "processes at most one job at a time, without interruption. There are no release dates, setup or "
-    "transport times. Start times are nonnegative. Minimize the makespan, the time the last job "
-    "finishes its last stage. All data must be read from the figures."
-)
+CANONICAL_SPECIFICATION = resource_text(__name__, "canonical_specification.txt.tmpl")
+MATH_MODEL = resource_text(__name__, "math_model.md.tmpl")
+SOLVER_TEMPLATE = resource_text(__name__, "solver_ref.py.tmpl")
+
+_TEXT = text_fragments(__name__)
+READING = _TEXT["reading"]
+ELIGIBILITY = _TEXT["eligibility"]
+TASK = _TEXT["task"]
 CONTRACT = output_contract(
     """\
 - "status": "optimal" when an optimal schedule is found;
@@ -74,119 +65,31 @@ def canonical_specification(record: VerifiedRecord) -> str:
             + "\n\n"
         )
     meta = "\n".join(f"- {k}={v}" for k, v in instance["meta_parameters"].items())
-    return (
-        "This is a flexible (hybrid) flow-shop scheduling problem with identical parallel machines "
-        "per stage.\n\n"
-        f"Instance ID: {record.instance_id}\nVariant: {instance['variant']}\n"
-        f"Difficulty: {record.difficulty}\n\n"
-        f"Stages in order:\n{stage_lines}\n\nProcessing times:\n{times}\n\n{rules}"
-        "Objective:\n- Minimize the makespan.\n\n"
-        "Constraints:\n- Every job visits every stage in order, on one (eligible) machine per stage.\n"
-        "- A machine processes one job at a time, non-preemptively.\n\n"
-        f"Metadata:\n{meta}\n\n"
-        "Output contract:\n- solve() returns status, objective_value, machine_assignment, start_time, "
-        "completion_time.\n"
+    return CANONICAL_SPECIFICATION.format(
+        instance_id=record.instance_id,
+        variant=instance["variant"],
+        difficulty=record.difficulty,
+        stage_lines=stage_lines,
+        times=times,
+        rules=rules,
+        meta=meta,
     )
 
 
 def math_model(record: VerifiedRecord) -> str:
     instance = record.instance
     solution = record.reference.solution
-    return f"""# Flexible / hybrid flow-shop scheduling — {record.instance_id}
-
-## Sets
-- $J$: jobs ({len(instance["sets"]["jobs"])}), $S = (s_1, \\dots, s_K)$: stages in order
-  ({len(instance["sets"]["stages"])}), $M_s$: the machines of stage $s$,
-  $E_{{js}} \\subseteq M_s$: the eligible ones
-
-## Parameters
-- $p_{{js}}$: processing time of job $j$ at stage $s$ (the same on every machine of $s$)
-
-## Decision variables
-- $t_{{js}} \\ge 0$ start time; $a_{{jsm}} \\in \\{{0, 1\\}}$ job $j$ on machine $m \\in E_{{js}}$;
-  $y_{{ijs}} \\in \\{{0, 1\\}}$ order of jobs $i < j$ at stage $s$; $C_{{\\max}}$ makespan
-
-## Objective
-$$\\min \\; C_{{\\max}}$$
-
-## Constraints
-- Assignment: $\\sum_{{m \\in E_{{js}}}} a_{{jsm}} = 1$
-- Stage order: $t_{{j,s_{{k+1}}}} \\ge t_{{j s_k}} + p_{{j s_k}}$
-- Makespan: $C_{{\\max}} \\ge t_{{j s_K}} + p_{{j s_K}}$
-- Non-overlap on a shared machine $m$ (big-$H$):
-  $t_{{js}} \\ge t_{{is}} + p_{{is}} - H(3 - y_{{ijs}} - a_{{ism}} - a_{{jsm}})$ and
-  $t_{{is}} \\ge t_{{js}} + p_{{js}} - H(2 + y_{{ijs}} - a_{{ism}} - a_{{jsm}})$
-
-## Instance notes
-- Verified minimum makespan: **{solution["objective_value"]}** ({record.reference.method}); cross-checked by
-  {record.cross_check_method} (value {record.cross_check_objective:g}).
-- Longest job {longest_job(instance)}, one-machine lower bound {makespan_lower_bound(instance)}.
-"""
-
-
-SOLVER_TEMPLATE = '''\
-"""Reference solver for {instance_id} (flexible / hybrid flow-shop scheduling), generated from the
-verified record. Self-contained: the instance data is embedded below, nothing is read from disk.
-"""
-
-from __future__ import annotations
-
-import json
-
-from ortools.sat.python import cp_model
-
-JOBS = {jobs!r}
-STAGES = {stages!r}  # in processing order
-TIME = {time!r}  # job -> [processing time per stage]
-ELIGIBLE = {eligible!r}  # job -> [machines allowed at each stage]
-
-
-def solve() -> dict:
-    horizon = sum(sum(row) for row in TIME.values())
-    model = cp_model.CpModel()
-    start, on, per_machine = {{}}, {{}}, {{}}
-    for j in JOBS:
-        for k, s in enumerate(STAGES):
-            start[j, s] = model.new_int_var(0, horizon, f"t_{{j}}_{{s}}")
-            for m in ELIGIBLE[j][k]:
-                on[j, s, m] = model.new_bool_var(f"a_{{j}}_{{m}}")
-                interval = model.new_optional_fixed_size_interval_var(
-                    start[j, s], TIME[j][k], on[j, s, m], f"i_{{j}}_{{m}}"
-                )
-                per_machine.setdefault(m, []).append(interval)
-            model.add_exactly_one(on[j, s, m] for m in ELIGIBLE[j][k])
-            if k:
-                model.add(start[j, s] >= start[j, STAGES[k - 1]] + TIME[j][k - 1])
-    makespan = model.new_int_var(0, horizon, "makespan")
-    for j in JOBS:
-        model.add(makespan >= start[j, STAGES[-1]] + TIME[j][-1])
-    for m in per_machine:  # one job at a time on every machine
-        model.add_no_overlap(per_machine[m])
-    model.minimize(makespan)
-    solver = cp_model.CpSolver()
-    solver.parameters.num_workers = 1
-    solver.parameters.max_time_in_seconds = 60.0
-    if solver.solve(model) != cp_model.OPTIMAL:
-        return {{"status": "error", "objective_value": None}}
-    assignment = {{
-        j: {{s: next(m for m in ELIGIBLE[j][k] if solver.value(on[j, s, m])) for k, s in enumerate(STAGES)}}
-        for j in JOBS
-    }}
-    starts = {{j: {{s: solver.value(start[j, s]) for s in STAGES}} for j in JOBS}}
-    finish = {{j: {{s: starts[j][s] + TIME[j][k] for k, s in enumerate(STAGES)}} for j in JOBS}}
-    value = int(solver.objective_value)
-    return {{
-        "status": "optimal",
-        "objective_value": value,
-        "machine_assignment": assignment,
-        "start_time": starts,
-        "completion_time": finish,
-    }}
-
-
-if __name__ == "__main__":
-    print(json.dumps(solve()))
-'''
+    return MATH_MODEL.format(
+        instance_id=record.instance_id,
+        n_jobs=len(instance["sets"]["jobs"]),
+        n_stages=len(instance["sets"]["stages"]),
+        objective_value=solution["objective_value"],
+        reference_method=record.reference.method,
+        cross_check_method=record.cross_check_method,
+        cross_check_objective=record.cross_check_objective,
+        longest_job=longest_job(instance),
+        makespan_lower_bound=makespan_lower_bound(instance),
+    )
 
 
 def solver_ref(record: VerifiedRecord) -> str:

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from benchmark.suites.mmopt.generation.protocol import DerivedArtifacts, VerifiedRecord
+from benchmark.suites.mmopt.generation.resources import resource_text, text_fragments
 from benchmark.suites.mmopt.generation.task_text import output_contract, task_text
 from benchmark.suites.mmopt.subcategories.job_shop_scheduling.generator import (
     formulation_size,
@@ -17,21 +18,13 @@ from benchmark.suites.mmopt.subcategories.job_shop_scheduling.generator import (
     machine_loads,
 )
 
-READING = (
-    "The figure visual_0.png is an operation layout of a job shop. Each row is a job (bold name J "
-    "followed by a number at the left). The blocks of a row are the job's operations in the order "
-    "they must be processed, left to right, joined by arrows. Each block shows the operation name "
-    "(top), the machine the operation must run on (middle, M followed by a number) and its "
-    "processing time (bottom, after p=). The figure shows no schedule: block positions and widths "
-    "are not times."
-)
-TASK = (
-    "Task: schedule every operation so that each job's operations run in the given order (an "
-    "operation starts only after the previous operation of its job has finished), each machine "
-    "processes at most one operation at a time, and operations run without interruption. Start "
-    "times are nonnegative and may be continuous. Minimize the makespan, the time at which the last "
-    "operation finishes. All jobs, machines, routes and processing times must be read from the figure."
-)
+CANONICAL_SPECIFICATION = resource_text(__name__, "canonical_specification.txt.tmpl")
+MATH_MODEL = resource_text(__name__, "math_model.md.tmpl")
+SOLVER_TEMPLATE = resource_text(__name__, "solver_ref.py.tmpl")
+
+_TEXT = text_fragments(__name__)
+READING = _TEXT["reading"]
+TASK = _TEXT["task"]
 CONTRACT = output_contract(
     """\
 - "status": "optimal" when an optimal schedule is found;
@@ -73,26 +66,14 @@ def canonical_specification(record: VerifiedRecord) -> str:
     instance = record.instance
     meta = instance["meta_parameters"]
     metadata = "\n".join(f"- {key}={value}" for key, value in meta.items())
-    return (
-        "This is a single-period classical Job-Shop Scheduling problem.\n\n"
-        f"Instance ID: {record.instance_id}\nVariant: {instance['variant']}\n"
-        f"Scenario: {instance['scenario']}\nDifficulty: {record.difficulty}\n\n"
-        "Jobs and ordered operations:\n" + "\n".join(_routes(instance)) + "\n\n"
-        "Machines:\n" + "\n".join(_machines(instance)) + "\n\n"
-        "Objective:\n- Minimize the makespan.\n\n"
-        "Constraints:\n"
-        "- Operations of each job must follow their listed order.\n"
-        "- Each machine can process at most one operation at a time.\n"
-        "- Operations are non-preemptive.\n"
-        "- Start times are continuous nonnegative variables.\n\n"
-        f"Metadata:\n{metadata}\n\n"
-        "Visual interpretation:\n"
-        "- Each row corresponds to one job.\n"
-        "- Each block corresponds to one operation in precedence order.\n"
-        "- Each block reports the operation, the required machine and the processing duration (p=).\n"
-        "- The visual does not reveal any solved schedule, operation start time, or optimal makespan.\n\n"
-        "Output contract:\n- solve() returns status, objective_value and schedule "
-        "[{job, operation, machine, start, finish}].\n"
+    return CANONICAL_SPECIFICATION.format(
+        instance_id=record.instance_id,
+        variant=instance["variant"],
+        scenario=instance["scenario"],
+        difficulty=record.difficulty,
+        routes="\n".join(_routes(instance)),
+        machines="\n".join(_machines(instance)),
+        metadata=metadata,
     )
 
 
@@ -108,108 +89,19 @@ def math_model(record: VerifiedRecord) -> str:
     loads = machine_loads(instance)
     load_text = ", ".join(f"{m} {loads[m]}" for m in instance["sets"]["machines"])
     orders = "; ".join(f"{m}: {' → '.join(seq)}" for m, seq in solution["machine_orders"].items())
-    return f"""# Job-shop scheduling — {record.instance_id}
-
-## Sets
-- $J$: jobs ({len(instance["sets"]["jobs"])}), $M$: machines ({len(instance["sets"]["machines"])})
-- $O_j = (o_{{j1}}, \\dots, o_{{jn_j}})$: the operations of job $j$ in precedence order
-- $P_m$: the pairs of operations that both require machine $m$
-
-## Parameters
-- $\\mu(o) \\in M$: the machine of operation $o$; $p_o$: its processing time
-
-## Decision variables
-- $s_o \\ge 0$: start time of operation $o$; $C_{{\\max}}$: makespan
-- $y_{{ab}} \\in \\{{0, 1\\}}$ for $(a, b) \\in P_m$: 1 if $a$ precedes $b$ on machine $m$
-
-## Objective
-$$\\min \\; C_{{\\max}}$$
-
-## Constraints
-- Job precedence: $s_{{o_{{j,k+1}}}} \\ge s_{{o_{{jk}}}} + p_{{o_{{jk}}}}$ for every job $j$ and $k < n_j$
-- Makespan: $C_{{\\max}} \\ge s_{{o_{{jn_j}}}} + p_{{o_{{jn_j}}}}$ for every job $j$
-- Machine non-overlap (disjunctive, $H$ an upper bound on the makespan):
-  $s_b \\ge s_a + p_a - H (1 - y_{{ab}})$ and $s_a \\ge s_b + p_b - H y_{{ab}}$ for $(a, b) \\in P_m$
-
-## Instance data
-
-| job | operation | machine | processing time |
-|---|---|---|---:|
-{rows}
-
-## Instance notes
-- Verified minimum makespan: **{solution["objective_value"]}** ({record.reference.method}); cross-checked by
-  {record.cross_check_method} (value {record.cross_check_objective:g}).
-- Machine loads: {load_text}; longest job {longest_job(instance)} (below the optimum: machine
-  conflicts are active).
-- Reference machine orders (semi-active schedule): {orders}. Optimal schedules need not be unique; the
-  makespan is.
-"""
-
-
-SOLVER_TEMPLATE = '''\
-"""Reference solver for {instance_id} (job-shop scheduling), generated from the verified record.
-
-Self-contained: the instance data is embedded below, nothing is read from disk.
-"""
-
-from __future__ import annotations
-
-import json
-
-from ortools.sat.python import cp_model
-
-MACHINES = {machines!r}
-ROUTES = {{  # job -> [(operation, machine, processing time), ...] in precedence order
-{routes}
-}}
-
-
-def solve() -> dict:
-    horizon = sum(p for route in ROUTES.values() for _, _, p in route)
-    model = cp_model.CpModel()
-    start, interval = {{}}, {{}}
-    for job, route in ROUTES.items():
-        for op, _, p in route:
-            start[job, op] = model.new_int_var(0, horizon, f"s_{{job}}_{{op}}")
-            interval[job, op] = model.new_fixed_size_interval_var(start[job, op], p, f"i_{{job}}_{{op}}")
-    makespan = model.new_int_var(0, horizon, "makespan")
-    for job, route in ROUTES.items():
-        for (a, _, p), (b, _, _) in zip(route, route[1:]):
-            model.add(start[job, b] >= start[job, a] + p)
-        last, _, p_last = route[-1]
-        model.add(makespan >= start[job, last] + p_last)
-    for machine in MACHINES:
-        model.add_no_overlap(
-            [interval[job, op] for job, route in ROUTES.items() for op, m, _ in route if m == machine]
-        )
-    model.minimize(makespan)
-    solver = cp_model.CpSolver()
-    solver.parameters.num_workers = 1
-    solver.parameters.max_time_in_seconds = 60.0
-    status = solver.solve(model)
-    if status != cp_model.OPTIMAL:
-        failed = "infeasible" if status == cp_model.INFEASIBLE else "error"
-        return {{"status": failed, "objective_value": None}}
-    schedule = [
-        {{
-            "job": job,
-            "operation": op,
-            "machine": m,
-            "start": solver.value(start[job, op]),
-            "finish": solver.value(start[job, op]) + p,
-            "duration": p,
-        }}
-        for job, route in ROUTES.items()
-        for op, m, p in route
-    ]
-    value = int(solver.objective_value)
-    return {{"status": "optimal", "objective_value": value, "makespan": value, "schedule": schedule}}
-
-
-if __name__ == "__main__":
-    print(json.dumps(solve()))
-'''
+    return MATH_MODEL.format(
+        instance_id=record.instance_id,
+        n_jobs=len(instance["sets"]["jobs"]),
+        n_machines=len(instance["sets"]["machines"]),
+        rows=rows,
+        objective_value=solution["objective_value"],
+        reference_method=record.reference.method,
+        cross_check_method=record.cross_check_method,
+        cross_check_objective=record.cross_check_objective,
+        load_text=load_text,
+        longest_job=longest_job(instance),
+        orders=orders,
+    )
 
 
 def solver_ref(record: VerifiedRecord) -> str:
