@@ -154,8 +154,14 @@ def official_reading(
     """The validator's check as the official scorer reads the answer: a decision field it cannot
     read counts as absent (its extractors return nothing for it and it reads the same decisions
     from another key, or skips a consistency check), so an answer rejected only for such a field
-    is checked again without it; and where the validator module defines ``official_problems``
-    (inventory routing's dispatch reading), what the release also rejects."""
+    is checked again without it; where the validator module defines ``official_answer``, the answer
+    is first narrowed to the fields the release reads (workforce planning: one roster source, no
+    reported counts); and where it defines ``official_problems`` (inventory routing's dispatch
+    reading), what the release also rejects."""
+    module = getattr(validator, "validator", None)
+    narrow = getattr(module, "official_answer", None)
+    if narrow is not None:
+        result = narrow(result)
     check: SolutionCheck = validator.check_solution(instance, result)
     readable = {k: v for k, v in result.items() if not _misshapen(v, solution_ref.get(k))}
     if not check.feasible and len(readable) < len(result):
@@ -164,7 +170,7 @@ def official_reading(
         except Exception:  # without the field the answer is unreadable: the first verdict stands
             retry = check
         check = retry if retry.feasible else check
-    extra = getattr(getattr(validator, "validator", None), "official_problems", None)
+    extra = getattr(module, "official_problems", None)
     if check.feasible and extra is not None:  # a rule of the release's reading our check lacks
         found = tuple(extra(instance, result))
         if found:

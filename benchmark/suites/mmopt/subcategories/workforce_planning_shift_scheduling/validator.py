@@ -153,6 +153,26 @@ def _reported_counts(raw: Any, expected: Mapping[str, int], what: str, workers: 
     return problems
 
 
+#: Reported totals the release recomputes and never compares with the answer's.
+UNCHECKED_BY_THE_RELEASE = (
+    "worker_total_assignments",
+    "worker_overtime",
+    "assignment_cost",
+    "overtime_cost",
+    "total_overtime_shifts",
+)
+
+
+def official_answer(solution: Mapping[str, Any]) -> dict[str, Any]:
+    """The answer as the release reads it (``--scoring=official``): the roster from
+    ``worker_schedule`` alone when it is a table (``assignments_by_day`` only without one), and
+    none of the reported totals it recomputes."""
+    narrowed = {k: v for k, v in solution.items() if k not in UNCHECKED_BY_THE_RELEASE}
+    if isinstance(narrowed.get("worker_schedule"), Mapping):
+        narrowed.pop("assignments_by_day", None)
+    return narrowed
+
+
 def check_solution(instance: Mapping[str, Any], solution: Mapping[str, Any]) -> SolutionCheck:
     sets = instance["sets"]
     workers, days, shifts = sets["workers"], sets["days"], sets["shifts"]
