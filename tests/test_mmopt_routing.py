@@ -336,6 +336,27 @@ def test_vrp_capacity_coverage_and_fleet_faults_are_infeasible_solutions():
     )
 
 
+def test_vrp_routes_are_read_from_active_arcs_when_no_route_list_is_given():
+    """The official scorer falls back on the per-vehicle ``active_arcs`` records when an answer has
+    no readable ``routes``; a route list, when present, is what is checked."""
+    instance, solution = _case(VRP, "hard")
+    generator = _generator(VRP)
+    arcs = solution["active_arcs"]
+    again = generator.check_solution(instance, {"active_arcs": arcs})
+    assert again.feasible and again.objective == solution["objective_value"], again.problems
+    first, second = solution["route_vehicle_ids"][:2]
+    # the second vehicle's arcs relabelled as the first's: that vehicle leaves the depot twice
+    merged = [[a, b, first if v == second else v] for a, b, v in arcs]
+    problems = generator.check_solution(instance, {"active_arcs": merged}).problems
+    assert f"route 1 ({first}): city Depot is left more than once" in problems, problems
+    unreadable = generator.check_solution(instance, {"active_arcs": "n/a"}).problems
+    assert unreadable[0] == "active_arcs is not a list of [from, to, vehicle] records"
+    capacity = instance["vehicle_capacity"]
+    over = {"routes": [["Depot", *instance["sets"]["customers"], "Depot"]], "active_arcs": arcs}
+    found = generator.check_solution(instance, over).problems
+    assert any(f"exceeds the vehicle capacity {capacity}" in p for p in found), found
+
+
 def test_vrp_suboptimal_routes_are_a_wrong_objective():
     for package in _packages(VRP):
         instance, solution, meta = _load(package)
