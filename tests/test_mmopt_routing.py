@@ -619,6 +619,23 @@ def test_hfvrp_reference_passes_in_every_written_form():
     assert _score(HFVRP, instance, solution, returned).passed
 
 
+def test_hfvrp_routes_and_vehicles_are_read_from_active_arcs_when_no_route_list_is_given():
+    """As for the VRP, the release falls back on ``active_arcs``: each record's third entry names
+    the vehicle, whose type sets the route's capacity and costs."""
+    instance, solution = _case(HFVRP, "hard")
+    generator = _generator(HFVRP)
+    arcs = solution["active_arcs"]
+    again = generator.check_solution(instance, {"active_arcs": arcs})
+    assert again.feasible and again.objective == solution["objective_value"], again.problems
+    first = solution["route_vehicle_ids"][0]
+    unknown = [[a, b, "NO_SUCH_VEHICLE" if v == first else v] for a, b, v in arcs]
+    problems = generator.check_solution(instance, {"active_arcs": unknown}).problems
+    assert "route 1: unknown vehicle 'NO_SUCH_VEHICLE'" in problems, problems
+    assert generator.check_solution(instance, {"active_arcs": "n/a"}).problems[0] == (
+        "active_arcs is not a list of [from, to, vehicle] records"
+    )
+
+
 def test_hfvrp_capacity_fleet_and_vehicle_faults_are_infeasible_solutions():
     instance, solution = _case(HFVRP, "hard")
     generator = _generator(HFVRP)

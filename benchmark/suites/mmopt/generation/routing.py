@@ -347,6 +347,34 @@ def sequence_from_arcs(raw: Any, names: Sequence[str], start: str) -> tuple[list
     return [*sequence, start], []
 
 
+def vehicle_arc_routes(
+    raw: Any, names: Sequence[str], depot: str
+) -> tuple[list[tuple[str, list[str]]], list[str]]:
+    """``(vehicle, customers in travel order)`` per vehicle of ``[from, to, vehicle]`` arc records
+    (the official routing solutions' ``active_arcs``; a record without a vehicle belongs to ``""``),
+    each vehicle's arcs followed as one closed tour from the depot, in order of first appearance;
+    and the problems found. The official scorer reads routes from these when an answer has no
+    readable route list."""
+    if not isinstance(raw, list | tuple):
+        return [], ["active_arcs is not a list of [from, to, vehicle] records"]
+    by_vehicle: dict[str, list[list[Any]]] = {}
+    problems = []
+    for item in raw:
+        if not isinstance(item, list | tuple) or len(item) not in (2, 3):
+            problems.append(f"unreadable arc record {str(item)[:40]!r}")
+            continue
+        by_vehicle.setdefault(str(item[2]) if len(item) == 3 else "", []).append(list(item[:2]))
+    routes = []
+    for number, (vehicle, arcs) in enumerate(by_vehicle.items(), start=1):
+        closed, found = sequence_from_arcs(arcs, names, depot)
+        if closed is None:
+            label = f"route {number}" + (f" ({vehicle})" if vehicle else "")
+            problems += [f"{label}: {problem}" for problem in found]
+            continue
+        routes.append((vehicle, closed[1:-1]))
+    return routes, problems
+
+
 # --------------------------------------------------------------------------------------------------
 # capacitated routes from one depot (node 0)
 

@@ -28,8 +28,15 @@ def _label(raw: Any, names: list[str]) -> str | None:
 def read_plan(
     instance: Mapping[str, Any], solution: Mapping[str, Any]
 ) -> tuple[list[tuple[str | None, str, list[str]]], list[str]]:
-    """``(vehicle id or None, type, customers)`` per non-empty route, and the problems found."""
+    """``(vehicle id or None, type, customers)`` per non-empty route, and the problems found; with no
+    route list, the routes and their vehicles of the ``active_arcs`` records (the release's fallback)."""
+    names = list(instance["sets"]["nodes"])
+    depot = instance["depot"]
     raw = decisions.first_present(solution, ROUTE_KEYS)
+    read: list[str] = []
+    if raw is None and "active_arcs" in solution:
+        by_vehicle, read = routing.vehicle_arc_routes(solution["active_arcs"], names, depot)
+        raw = dict(by_vehicle)
     if raw is None:
         return [], ["no routes returned"]
     vehicles = list(instance["vehicle_parameters"])
@@ -42,9 +49,7 @@ def read_plan(
             return [], ["routes do not say which vehicle drives each (give route_vehicle_ids, one per route)"]
     else:
         return [], ["routes is neither a list of routes nor a dict vehicle -> route"]
-    names = list(instance["sets"]["nodes"])
-    depot = instance["depot"]
-    plan, problems = [], []
+    plan, problems = [], read
     for number, (label, item) in enumerate(zip(labels, items, strict=True), start=1):
         sequence, found = routing.depot_route(item, names, depot, number)
         problems += found

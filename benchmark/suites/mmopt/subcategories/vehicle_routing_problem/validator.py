@@ -34,35 +34,6 @@ def read_routes(raw: Any, instance: Mapping[str, Any]) -> tuple[list[list[str]],
     return routes, problems
 
 
-def routes_from_arcs(raw: Any, instance: Mapping[str, Any]) -> tuple[list[list[str]], list[str]]:
-    """Routes from ``[from, to, vehicle]`` arc records (the official solutions' ``active_arcs``),
-    one closed depot tour per vehicle in order of first appearance, as customer lists; the official
-    scorer falls back on these when an answer has no readable route list."""
-    names = list(instance["sets"]["nodes"])
-    depot = instance["depot"]
-    if not isinstance(raw, list | tuple):
-        return [], ["active_arcs is not a list of [from, to, vehicle] records"]
-    by_vehicle: dict[str, list[list[Any]]] = {}
-    problems = []
-    for item in raw:
-        if not isinstance(item, list | tuple) or len(item) not in (2, 3):
-            problems.append(f"unreadable arc record {str(item)[:40]!r}")
-            continue
-        by_vehicle.setdefault(str(item[2]) if len(item) == 3 else "", []).append(list(item[:2]))
-    routes = []
-    for number, (vehicle, arcs) in enumerate(by_vehicle.items(), start=1):
-        label = f"route {number}" + (f" ({vehicle})" if vehicle else "")
-        closed, found = routing.sequence_from_arcs(arcs, names, depot)
-        if closed is None:
-            problems += [f"{label}: {problem}" for problem in found]
-            continue
-        sequence, found = routing.depot_route(closed, names, depot, number)
-        problems += found
-        if sequence:
-            routes.append(sequence)
-    return routes, problems
-
-
 def route_cost_total(instance: Mapping[str, Any], routes: list[list[str]]) -> float:
     matrix = instance["distance_matrix"]
     depot = instance["depot"]
@@ -97,8 +68,11 @@ def check_solution(instance: Mapping[str, Any], solution: Mapping[str, Any]) -> 
     raw = decisions.first_present(solution, ROUTE_KEYS)
     if raw is not None:
         routes, problems = read_routes(raw, instance)
-    elif "active_arcs" in solution:
-        routes, problems = routes_from_arcs(solution["active_arcs"], instance)
+    elif "active_arcs" in solution:  # the release's fallback
+        found, problems = routing.vehicle_arc_routes(
+            solution["active_arcs"], list(instance["sets"]["nodes"]), instance["depot"]
+        )
+        routes = [customers for _, customers in found if customers]
     else:
         return SolutionCheck(feasible=False, objective=None, problems=("no routes returned",))
     problems += coverage_problems(instance, routes) + capacity_problems(instance, routes)
