@@ -35,7 +35,8 @@ def _bootstrap_means(values: Sequence[float]) -> np.ndarray:
     data = np.asarray(values, dtype=float)
     rng = np.random.default_rng(SEED)
     draws = rng.integers(0, len(data), size=(BOOTSTRAP_REPLICATES, len(data)))
-    return data[draws].mean(axis=1)
+    means: np.ndarray = data[draws].mean(axis=1)
+    return means
 
 
 def bootstrap_mean(values: Sequence[float]) -> tuple[float, float] | None:
@@ -119,7 +120,7 @@ def mcnemar_exact(a_only: int, b_only: int) -> float:
     if n == 0:
         return 1.0
     k = min(a_only, b_only)
-    tail = sum(math.comb(n, i) for i in range(k + 1)) / 2**n
+    tail: float = sum(math.comb(n, i) for i in range(k + 1)) / 2**n
     return min(1.0, 2 * tail)
 
 

@@ -34,6 +34,10 @@ from benchmark.suites.nldata.mathprog import DATA_FILE, MODEL_FILE, prepare
 
 Column = tuple[str, tuple[str, ...]]
 Row = tuple[str, tuple[tuple[Column, float], ...], float]
+#: A bound as a constraint entry: ("bound", side, variable family, index, value).
+Bound = tuple[str, str, str, tuple[str, ...], float]
+#: An objective: its sense and its sorted ((family, index), coefficient) terms.
+Objective = tuple[str, tuple[tuple[Column, float], ...]]
 
 _SECTION = re.compile(
     r"^(Maximize|Minimize|Subject To|Bounds|Generals|Binaries|End)\s*$", re.MULTILINE | re.IGNORECASE
@@ -170,9 +174,9 @@ def _normal(coefficients: dict[str, float], sense: str, rhs: float, rename: dict
     return sense, normal, _round(rhs / scale)
 
 
-def _constraint_families(listing: Listing, rename: dict[str, str]) -> Counter[frozenset]:
+def _constraint_families(listing: Listing, rename: dict[str, str]) -> Counter[frozenset[Row | Bound]]:
     """Row families (as sets of normalized rows) and bound families, as a multiset."""
-    families: dict[str, set] = {}
+    families: dict[str, set[Row | Bound]] = {}
     for name, coefficients, sense, rhs in listing.rows:
         terms = {k: v for k, v in coefficients.items() if v}
         if not terms:
@@ -200,7 +204,7 @@ def _constraint_families(listing: Listing, rename: dict[str, str]) -> Counter[fr
             families.setdefault(f"bounds of {var} {side}", set()).add(
                 ("bound", side, rename.get(var, "?" + var), index, _round(value))
             )
-    merged: dict[tuple, set] = {}
+    merged: dict[tuple[object, ...], set[Row | Bound]] = {}
     for name, rows in families.items():
         if name.startswith("bound"):
             for row in rows:
@@ -233,7 +237,7 @@ def _match_variables(candidate: Listing, gold: Listing) -> tuple[dict[str, str],
     return rename, len(rename), len(theirs), len(ours)
 
 
-def _objective(listing: Listing, rename: dict[str, str]) -> tuple:
+def _objective(listing: Listing, rename: dict[str, str]) -> Objective:
     """Sense and coefficients, variables renamed; not rescaled (2x is not x as an objective)."""
     terms = []
     for name, value in listing.objective.items():

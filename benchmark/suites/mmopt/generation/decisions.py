@@ -77,7 +77,7 @@ def _labelled_pairs(raw: Any) -> list[tuple[Any, Any]] | None:
             if isinstance(item, list | tuple) and len(item) == 2:
                 found.append((item[0], item[1]))
             elif isinstance(item, Mapping) and len(item) == 2:
-                found.append(tuple(item.values()))  # type: ignore[arg-type]
+                found.append(tuple(item.values()))
             else:
                 return None
         return found

@@ -91,6 +91,6 @@ def layout_problems(instance: Mapping[str, Any], customers: tuple[int, int]) -> 
     if not customers[0] <= len(instance["sets"]["customers"]) <= customers[1]:
         problems.append("structure: customer count outside the regime")
     points = [tuple(instance["coordinates"][n]) for n in nodes(instance)]
-    if min_separation(points) < MIN_SEPARATION:  # type: ignore[arg-type]
+    if min_separation(points) < MIN_SEPARATION:
         problems.append("structure: two nodes too close to label")
     return problems

@@ -87,7 +87,8 @@ def run_solver_source(source: str) -> dict[str, Any]:
     result = namespace["solve"]()
     if not isinstance(result, dict):
         raise Rejected("artifact: solver_ref.solve() did not return a dict")
-    return json.loads(json.dumps(result))
+    as_json: dict[str, Any] = json.loads(json.dumps(result))
+    return as_json
 
 
 def text_value_problems(task_input: str, visual_values: set[int], optimum: float) -> list[str]:

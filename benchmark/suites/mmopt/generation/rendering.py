@@ -93,7 +93,8 @@ def sample_quadratic(p0: np.ndarray, p1: np.ndarray, p2: np.ndarray, step_px: fl
     length = float(np.linalg.norm(p1 - p0) + np.linalg.norm(p2 - p1))
     count = max(8, int(length / step_px) + 1)
     t = np.linspace(0.0, 1.0, count)[:, None]
-    return (1 - t) ** 2 * p0 + 2 * (1 - t) * t * p1 + t**2 * p2
+    points: np.ndarray = (1 - t) ** 2 * p0 + 2 * (1 - t) * t * p1 + t**2 * p2
+    return points
 
 
 def _clearance(box: Box, points: np.ndarray) -> float:

@@ -268,9 +268,8 @@ def _routing_by_unit_cost(instance: Mapping[str, Any]) -> int:
     if solver.solve() != solver.OPTIMAL:
         raise Rejected("nontrivial: unit-cost routing failed")
     flows = [solver.flow(j) for j in range(len(instance["arcs"]))]
-    return int(solver.optimal_cost()) + sum(
-        a["fixed_cost"] for a, f in zip(instance["arcs"], flows, strict=True) if f > 0
-    )
+    opening: int = sum(a["fixed_cost"] for a, f in zip(instance["arcs"], flows, strict=True) if f > 0)
+    return int(solver.optimal_cost()) + opening
 
 
 def _opening_by_fixed_cost(instance: Mapping[str, Any]) -> int:
@@ -285,7 +284,8 @@ def _opening_by_fixed_cost(instance: Mapping[str, Any]) -> int:
         [0] * len(restricted["arcs"]),
         flows_needed=False,
     )
-    return total + sum(a["fixed_cost"] for a in restricted["arcs"])
+    opening: int = sum(a["fixed_cost"] for a in restricted["arcs"])
+    return total + opening
 
 
 def solution_problems(

@@ -248,9 +248,10 @@ def opening_cost(instance: Mapping[str, Any], open_names: list[str]) -> int:
 
 def service_cost(instance: Mapping[str, Any], assignment: Mapping[str, str]) -> float:
     """Σ demand × exact distance over every customer, unrounded."""
-    return sum(
+    total: float = sum(
         instance["customer"][c]["demand"] * dist(instance, assignment[c], c) for c in customer_names(instance)
     )
+    return total
 
 
 def total_cost(instance: Mapping[str, Any], open_names: list[str], assignment: Mapping[str, str]) -> float:

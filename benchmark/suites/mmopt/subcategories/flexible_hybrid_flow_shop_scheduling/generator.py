@@ -165,7 +165,8 @@ def instantiate(rng: random.Random, structure: Structure, difficulty: str) -> di
 
 
 def longest_job(instance: Mapping[str, Any]) -> int:
-    return max(sum(row.values()) for row in instance["processing_time"].values())
+    times: Mapping[str, Mapping[str, int]] = instance["processing_time"]
+    return max(sum(row.values()) for row in times.values())
 
 
 def structural_problems(instance: Mapping[str, Any], difficulty: str) -> list[str]:

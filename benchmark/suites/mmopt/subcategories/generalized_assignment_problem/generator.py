@@ -110,7 +110,10 @@ def _arrays(instance: Mapping[str, Any]) -> tuple[np.ndarray, np.ndarray, np.nda
     """Costs, resource uses, capacities, and which (agent, task) pairs are allowed: the release
     writes ``null`` cost and use for a pair outside ``feasible_assignments``."""
     agents, jobs = instance["sets"]["agents"], instance["sets"]["tasks"]
-    table = lambda key: [[instance[key][a][j] for j in jobs] for a in agents]  # noqa: E731
+
+    def table(key: str) -> list[list[Any]]:
+        return [[instance[key][a][j] for j in jobs] for a in agents]
+
     costs, uses = table("cost_matrix"), table("resource_matrix")
     allowed = np.array(
         [

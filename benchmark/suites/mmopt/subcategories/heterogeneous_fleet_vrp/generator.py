@@ -226,7 +226,8 @@ def units(instance: Mapping[str, Any]) -> np.ndarray:
 
 def as_cost(instance: Mapping[str, Any], total_units: float) -> float:
     decimals = decimals_of(instance) + 2
-    return round(total_units / 10**decimals, decimals) + 0.0
+    scale: int = 10**decimals
+    return round(total_units / scale, decimals) + 0.0
 
 
 def structural_problems(instance: Mapping[str, Any], difficulty: str) -> list[str]:

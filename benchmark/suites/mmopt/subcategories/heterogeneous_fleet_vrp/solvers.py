@@ -107,7 +107,7 @@ def column_milp(
 
 def partition_dp(cost: np.ndarray, demands: Sequence[int], types: Sequence[VehicleType]) -> int | None:
     """The cheapest fleet plan's total by dynamic programming, no solver; ``None`` if infeasible."""
-    m = cost.shape[0] - 1
+    m = int(cost.shape[0]) - 1
     totals, _ = routing.subset_paths(cost).closed()
     loads = routing.subset_loads(demands)
     full = (1 << m) - 1

@@ -213,9 +213,16 @@ def _highs(instance: Mapping[str, Any], *, capacity: bool = True) -> tuple[Any, 
     n, T = len(customers), len(periods)
     costs, orders = route_table(instance)
     R = len(costs)
-    z = lambda r, t: t * R + r  # noqa: E731  (route choice, then delivery, then inventory)
-    q = lambda i, t: R * T + i * T + t  # noqa: E731
-    s = lambda i, t: R * T + n * T + i * T + t  # noqa: E731
+
+    def z(r: int, t: int) -> int:  # the columns: route choice, then delivery, then inventory
+        return t * R + r
+
+    def q(i: int, t: int) -> int:
+        return R * T + i * T + t
+
+    def s(i: int, t: int) -> int:
+        return R * T + n * T + i * T + t
+
     size = R * T + 2 * n * T
     objective = np.zeros(size)
     upper = np.full(size, np.inf)

@@ -31,7 +31,7 @@ SHADES = ("#ffffff", "#eef4fb", "#dce9f6", "#c9ddf1", "#b6d1ec")
 
 
 def split(instance: Mapping[str, Any]) -> bool:
-    return instance["difficulty"] != "easy"
+    return str(instance["difficulty"]) != "easy"
 
 
 def _prefixes(instance: Mapping[str, Any]) -> tuple[str, str]:

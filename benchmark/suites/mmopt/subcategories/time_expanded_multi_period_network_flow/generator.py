@@ -372,7 +372,7 @@ def cost_scale(costs: list[float]) -> int:
     """The least power of ten (up to 10^6) that makes every cost an integer: the release writes
     costs such as 0.4, and the cost-scaling solver takes integers only."""
     for digits in range(7):
-        scale = 10**digits
+        scale: int = 10**digits
         if all(abs(c * scale - round(c * scale)) < 1e-9 for c in costs):
             return scale
     raise Rejected("reference: arc costs need more than six decimals")

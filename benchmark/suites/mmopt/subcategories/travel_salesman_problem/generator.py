@@ -144,7 +144,7 @@ def structural_problems(instance: Mapping[str, Any], difficulty: str) -> list[st
     points = [tuple(instance["coordinates"][n]) for n in names]
     if any(not 0 <= c <= grid_size(instance) for p in points for c in p):
         problems.append("structure: a city lies off the grid")
-    if min_separation(points) < MIN_SEPARATION:  # type: ignore[arg-type]
+    if min_separation(points) < MIN_SEPARATION:
         problems.append("structure: two cities too close to label")
     if (
         routing.distance_table(instance["coordinates"], names, cost_rule(instance))

@@ -47,7 +47,7 @@ RULE_COLUMNS = (
 
 def split(instance: Mapping[str, Any]) -> bool:
     """Hard instances put the availability matrix in a figure of its own."""
-    return instance["difficulty"] == "hard"
+    return str(instance["difficulty"]) == "hard"
 
 
 def _rule_columns(instance: Mapping[str, Any]) -> list[tuple[str, str]]:
