@@ -16,10 +16,11 @@ from pathlib import Path
 
 import pytest
 
-from benchmark.suites.mmopt.generation.resources import FOLDER, TASK_TEXT, resource_text, text_fragments
+from benchmark.resources import FOLDER, resource_text, text_fragments
 from tests.conftest import REPO
 
 PLUGINS = REPO / "benchmark/suites/mmopt/subcategories"
+TASK_TEXT = "task_text.toml"  # a plug-in's task-text fragments
 FOLDERS = sorted(p.parent for p in PLUGINS.glob(f"*/{FOLDER}"))
 
 
@@ -94,7 +95,7 @@ def test_every_resource_is_read_and_every_field_is_filled(folder: Path) -> None:
     stored = {p.name for p in (folder / FOLDER).iterdir()}
     assert stored == set(constants.values()) | ({TASK_TEXT} if _fragment_keys(tree) else set())
     if TASK_TEXT in stored:
-        assert set(text_fragments(module)) == _fragment_keys(tree)
+        assert set(text_fragments(module, TASK_TEXT)) == _fragment_keys(tree)
     for constant, name in constants.items():
         fields = _fields(resource_text(module, name))
         calls = _format_keywords(tree, constant)
@@ -104,11 +105,13 @@ def test_every_resource_is_read_and_every_field_is_filled(folder: Path) -> None:
 
 
 def test_package_data_ships_every_resource() -> None:
-    """A wheel holds the resources only if ``pyproject.toml`` names them as package data."""
+    """A wheel holds the resources (of every suite, not only these plug-ins) only if
+    ``pyproject.toml`` names them as package data."""
     config = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
-    patterns = config["tool"]["setuptools"]["package-data"]["benchmark.suites.mmopt.subcategories"]
-    files = [p.relative_to(PLUGINS).as_posix() for folder in FOLDERS for p in (folder / FOLDER).iterdir()]
-    assert files
+    patterns = config["tool"]["setuptools"]["package-data"]["benchmark"]
+    package = REPO / "benchmark"
+    files = [p.relative_to(package).as_posix() for p in package.rglob(f"{FOLDER}/*") if p.is_file()]
+    assert len(files) > len(FOLDERS)
     assert [f for f in files if not any(fnmatch.fnmatch(f, pattern) for pattern in patterns)] == []
 
 
@@ -120,4 +123,4 @@ def test_fragments_must_be_text(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
     (package / FOLDER / TASK_TEXT).write_text('reading = """\nfine"""\nwidth = 100\n', encoding="utf-8")
     monkeypatch.syspath_prepend(str(tmp_path))
     with pytest.raises(ValueError, match=r"plugin_with_bad_text\.templates: every entry"):
-        text_fragments("plugin_with_bad_text.templates")
+        text_fragments("plugin_with_bad_text.templates", TASK_TEXT)

@@ -14,116 +14,16 @@ from __future__ import annotations
 
 import importlib.util
 
+from benchmark.resources import resource_text
+
 RESULT_PREFIX = "MAMO_RESULT "
 LP_FILE = "model.lp"
 
-_HIGHS = """\
-import json
-
-import highspy
-
-highs = highspy.Highs()
-highs.setOptionValue("log_to_console", False)
-highs.setOptionValue("log_file", "highs.log")
-highs.setOptionValue("threads", 1)
-highs.setOptionValue("mip_rel_gap", 1e-9)
-if highs.readModel("model.lp") == highspy.HighsStatus.kError:
-    log = open("highs.log", encoding="utf-8", errors="replace").read()
-    start = log.find("ERROR")
-    result = {"read": False, "error": log[start if start >= 0 else 0 :].strip()}
-else:
-    highs.run()
-    status = highs.getModelStatus()
-    names = {
-        highspy.HighsModelStatus.kOptimal: "optimal",
-        highspy.HighsModelStatus.kModelEmpty: "optimal",
-        highspy.HighsModelStatus.kInfeasible: "infeasible",
-        highspy.HighsModelStatus.kUnbounded: "unbounded",
-        highspy.HighsModelStatus.kUnboundedOrInfeasible: "infeasible_or_unbounded",
-    }
-    name = names.get(status, highs.modelStatusToString(status))
-    objective = highs.getInfo().objective_function_value if name == "optimal" else None
-    result = {"read": True, "status": name, "objective": objective}
-print("MAMO_RESULT " + json.dumps(result))
-"""
-
-_GUROBI = """\
-import json
-
-import gurobipy as gp
-from gurobipy import GRB
-
-env = gp.Env(empty=True)
-env.setParam("LogToConsole", 0)
-env.setParam("LogFile", "gurobi.log")
-env.start()
-try:
-    model = gp.read("model.lp", env)
-except gp.GurobiError as exc:
-    log = open("gurobi.log", encoding="utf-8", errors="replace").read()
-    start = log.find("Error reading")
-    result = {"read": False, "error": log[start:].strip() if start >= 0 else str(exc)}
-else:
-    model.Params.MIPGap = 1e-9
-    model.Params.Threads = 1
-    model.optimize()
-    names = {
-        GRB.OPTIMAL: "optimal",
-        GRB.INFEASIBLE: "infeasible",
-        GRB.UNBOUNDED: "unbounded",
-        GRB.INF_OR_UNBD: "infeasible_or_unbounded",
-    }
-    name = names.get(model.Status, f"gurobi status {model.Status}")
-    result = {"read": True, "status": name, "objective": model.ObjVal if name == "optimal" else None}
-print("MAMO_RESULT " + json.dumps(result))
-"""
-
-_SCIP = """\
-import json
-
-from pyscipopt import Model
-
-model = Model()
-try:
-    model.readProblem("model.lp")
-except OSError as exc:
-    result = {"read": False, "error": f"{exc} (SCIP's reader message is on stderr)"}
-else:
-    model.hideOutput()
-    model.setParam("limits/gap", 1e-9)
-    model.optimize()
-    names = {"inforunbd": "infeasible_or_unbounded"}
-    name = names.get(model.getStatus(), model.getStatus())
-    result = {"read": True, "status": name, "objective": model.getObjVal() if name == "optimal" else None}
-print("MAMO_RESULT " + json.dumps(result))
-"""
-
-_COPT = """\
-import json
-
-import coptpy as cp
-from coptpy import COPT
-
-model = cp.Envr().createModel("mamo")
-model.setParam(COPT.Param.Logging, 0)
-model.setParam(COPT.Param.Threads, 1)
-model.setParam(COPT.Param.RelGap, 1e-9)
-try:
-    model.readLp("model.lp")
-except cp.CoptError as exc:
-    result = {"read": False, "error": str(exc.message)}
-else:
-    model.solve()
-    names = {
-        COPT.OPTIMAL: "optimal",
-        COPT.INFEASIBLE: "infeasible",
-        COPT.UNBOUNDED: "unbounded",
-        COPT.INF_OR_UNB: "infeasible_or_unbounded",
-    }
-    name = names.get(model.status, f"copt status {model.status}")
-    result = {"read": True, "status": name, "objective": model.objval if name == "optimal" else None}
-print("MAMO_RESULT " + json.dumps(result))
-"""
+# The scripts themselves are files, resources/lp_<solver>.py.txt (read as they are, not imported).
+_HIGHS = resource_text(__name__, "lp_highs.py.txt")
+_GUROBI = resource_text(__name__, "lp_gurobi.py.txt")
+_SCIP = resource_text(__name__, "lp_scip.py.txt")
+_COPT = resource_text(__name__, "lp_copt.py.txt")
 
 #: solver name → (Python module it needs, the in-sandbox script).
 SOLVERS: dict[str, tuple[str, str]] = {

@@ -1,5 +1,5 @@
 """The prompts: the k-shot task prompt (paper Sec. 4.1.1, Figs. 17-18) and the code-modifier prompt
-(App. D and R, Figs. 19-20), in our own words.
+(App. D and R, Figs. 19-20), in our own words (the text is in ``resources/prompts.toml``).
 
 The task prompt asks for exactly the artifact the scorer runs: a Python program that prints only
 y(t0) for ODE questions, a CPLEX-format ``.lp`` file for optimization questions. The modifier prompt
@@ -10,58 +10,18 @@ the format but has nothing to re-model from (the paper's point of the design).
 from __future__ import annotations
 
 from benchmark.messages import Message
+from benchmark.resources import text_fragments
 from benchmark.suites.mamo.dataset import MamoCase
 from benchmark.suites.mamo.examples import LP_EXAMPLES, ODE_EXAMPLES, Example
 
 DEFAULT_SHOTS = 3
 MAX_SHOTS = min(len(ODE_EXAMPLES), len(LP_EXAMPLES))
 
-_ODE_TASK = """\
-You model real-world situations with ordinary differential equations. Read the question, set up \
-the differential equation(s) with their initial conditions, and write a Python program that solves \
-them numerically (for example with scipy.integrate.solve_ivp at tight tolerances) and prints only \
-the requested value y(t0): a single number, with no words or units. Reply with the program alone \
-in one ```python block."""
-
-_LP_TASK = """\
-You model real-world decision problems as linear or mixed-integer linear programs. Read the \
-question and write the model as a file in CPLEX LP format (sections Maximize or Minimize, Subject \
-To, optionally Bounds, Generals, Binaries, and End; variables are non-negative unless bounded \
-otherwise; every constraint keeps variables on the left and a constant on the right). A solver \
-will read the file and its optimal value is your answer. Reply with the file alone in one ```lp \
-block."""
-
-_ODE_FIX = """\
-The Python program below fails when it runs. Fix only what stops it from running correctly \
-(syntax, imports, library usage, output format) and keep the mathematics exactly as it is: the \
-same equations, parameter values, initial conditions and final time. The fixed program must print \
-only one number. Reply with the corrected program alone in one ```python block.
-
-Program:
-```python
-{artifact}
-```
-
-Error message:
-```
-{error}
-```"""
-
-_LP_FIX = """\
-The CPLEX LP file below could not be read or solved. Fix only its format (syntax, section names, \
-constraints written with variables on the left and a constant on the right, bounds and variable \
-declarations) and keep the model exactly as it is: the same objective, constraints and \
-coefficients. Reply with the corrected file alone in one ```lp block.
-
-LP file:
-```lp
-{artifact}
-```
-
-Error message:
-```
-{error}
-```"""
+_PROMPTS = text_fragments(__name__, "prompts.toml")
+_ODE_TASK = _PROMPTS["ode_task"]
+_LP_TASK = _PROMPTS["lp_task"]
+_ODE_FIX = _PROMPTS["ode_fix"]
+_LP_FIX = _PROMPTS["lp_fix"]
 
 
 def _block(example: Example, ode: bool) -> str:

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from benchmark.messages import ImagePart, Message, TextPart
+from benchmark.resources import text_fragments
 from benchmark.suites.mmopt.extraction import compare_extraction, is_label_mapping
 from benchmark.suites.mmopt.package import Package
 from benchmark.suites.mmopt.prompts import SYSTEM_PROMPT
@@ -45,30 +46,8 @@ UNRESOLVED_SUBTYPES: tuple[str, ...] = (
 #: The subtypes that are parse failures of an answer (Table 13); the rest are listed apart.
 PARSE_FAILURE_SUBTYPES: tuple[str, ...] = UNRESOLVED_SUBTYPES[:5]
 
-_STAGE2_INSTRUCTIONS = """\
-Case ID: {case_id}
-
-Read the optimization instance below from its task statement and the attached visuals, used \
-together; the visuals carry instance data that the text does not repeat. This is extraction only: \
-recover the instance-specific data faithfully. Do not solve the optimization problem and do not \
-write solver code.
-
-Task statement:
-{task_text}
-
-Attached visuals, in order: {visual_names}
-
-Answer with valid JSON only: no markdown fences and no text before or after it. Use exactly the \
-top-level fields "case_id" (the value "{case_id}"), "problem_type" (the value "{problem_type}") and \
-"extracted_data", an object with these fields:
-- "structured_instance": the instance data in this shape, where <integer>, <number>, <string> and \
-<label> stand for the values you read and "..." for further entries of the same form:
-{shape}
-- "assumptions": a list of strings, each an interpretation you had to make;
-- "uncertain_or_missing": a list of strings naming values you could not read with confidence.
-
-Write labels exactly as the task names them, numbers as JSON numbers, and every object key as a \
-quoted JSON string."""
+_PROMPTS = text_fragments(__name__, "prompts.toml")
+_STAGE2_INSTRUCTIONS = _PROMPTS["stage2"]
 
 
 @dataclass(frozen=True)

@@ -12,28 +12,12 @@ from __future__ import annotations
 import re
 
 from benchmark.messages import Message
+from benchmark.resources import text_fragments
 
 _SCORE = re.compile(r"SCORE:\s*(\d+(?:\.\d+)?)", re.IGNORECASE)
 
-_TEMPLATE = """\
-You grade optimization models written in AMPL. Compare the candidate formulation with the gold
-formulation of the same problem: are the constraints the same (up to naming and equivalent
-rewriting), is the objective the same, and are the parameter values in the candidate's data file
-the gold values? Ignore naming and layout. Give an integer from 0 (unrelated) to 10 (equivalent).
-
-Gold model file:
-{gold_model}
-
-Gold data file:
-{gold_data}
-
-Candidate model file:
-{model}
-
-Candidate data file:
-{data}
-
-Explain briefly, then end with one line: SCORE: <integer 0-10>"""
+_PROMPTS = text_fragments(__name__, "prompts.toml")
+_TEMPLATE = _PROMPTS["judge"]
 
 
 def judge_messages(gold_model: str, gold_data: str, model: str, data: str) -> list[Message]:

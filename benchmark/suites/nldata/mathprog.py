@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from benchmark.resources import resource_text
 from benchmark.suites.nldata.entities import statements, tokens
 from benchmark.suites.nldata.statements import statement_spans
 from benchmark.suites.nldata.translate import translate
@@ -328,35 +329,7 @@ LOG_LIMIT = 20_000
 #: The script the sandbox runs: glpsol on each (model, data) pair listed in ``jobs.json`` (a
 #: ``check`` job only translates, for the held-out data's display and the LP translation EF1 reads),
 #: each solution written into a fresh private directory, everything glpsol produced reported as JSON.
-SANDBOX_SCRIPT = f"""\
-import json
-import os
-import shutil
-import subprocess
-import tempfile
-
-exe = shutil.which("glpsol")
-if exe is None:
-    print({RESULT_PREFIX!r} + json.dumps({{"glpsol": None}}))
-else:
-    runs = []
-    with open({JOBS_FILE!r}) as jobs:
-        listed = json.load(jobs)
-    for job in listed:
-        private = tempfile.mkdtemp(prefix="glpsol-")
-        solution_path = os.path.join(private, "solution.txt")
-        argv = [exe, "--math", job["model"], "-d", job["data"]]
-        lp_path = os.path.join(private, "model.lp")
-        argv += ["--check", "--wlp", lp_path] if job["check"] else ["-w", solution_path, "--mipgap", "0"]
-        proc = subprocess.run(argv, capture_output=True, text=True, check=False)
-        solution = lp = None
-        if os.path.isfile(solution_path):
-            with open(solution_path) as handle:
-                solution = handle.read()
-        if os.path.isfile(lp_path) and os.path.getsize(lp_path) <= {LP_LIMIT}:
-            with open(lp_path) as handle:
-                lp = handle.read()
-        log = (proc.stdout + proc.stderr)[-({LOG_LIMIT} * (10 if job["check"] else 1)):]
-        runs.append({{"rc": proc.returncode, "log": log, "solution": solution, "lp": lp}})
-    print({RESULT_PREFIX!r} + json.dumps({{"glpsol": exe, "runs": runs}}))
-"""
+#: Kept as a template file, resources/glpsol_runner.py.tmpl.
+SANDBOX_SCRIPT = resource_text(__name__, "glpsol_runner.py.tmpl").format(
+    result_prefix=RESULT_PREFIX, jobs_file=JOBS_FILE, lp_limit=LP_LIMIT, log_limit=LOG_LIMIT
+)

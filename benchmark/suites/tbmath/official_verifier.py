@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Any
 
+from benchmark.resources import resource_text
 from benchmark.sandbox import Limits, Outcome, Sandbox
 from benchmark.suites.tbmath.tasks import OFFICIAL_CHECKS, OFFICIAL_SCORER, Task
 from benchmark.verdict import DatasetError, InfrastructureError
@@ -36,66 +37,7 @@ DEFAULT_TIMEOUT_S = 180.0  # the release's [verifier].timeout_sec when a task gi
 _OUTPUT_TAIL = 6000
 
 # Runs inside the sandbox with the agent stack's interpreter: test.sh's two steps, reported as JSON.
-_RUNNER = r"""
-import base64, json, os, subprocess, sys, time
-payload = json.load(open("verifier_payload.json", encoding="utf-8"))
-os.remove("verifier_payload.json")
-report = {"paths": True}
-for link in ("/tests", "/logs", os.path.dirname(payload["artifact"])):
-    target = os.path.realpath(link)
-    if not target.startswith(os.getcwd() + os.sep):
-        report["paths"] = False
-if not report["paths"]:
-    print("@@TBMATH_VERIFIER@@" + json.dumps(report))
-    sys.exit(0)
-for folder in ("/tests", "/logs/verifier", os.path.dirname(payload["artifact"])):
-    os.makedirs(os.path.realpath(folder), exist_ok=True)
-for rel, data in payload["tests"].items():
-    dest = os.path.join(os.path.realpath("/tests"), rel)
-    os.makedirs(os.path.dirname(dest), exist_ok=True)
-    with open(dest, "wb") as handle:
-        handle.write(base64.b64decode(data))
-if payload["artifact_bytes"] is not None:
-    with open(payload["artifact"], "wb") as handle:
-        handle.write(base64.b64decode(payload["artifact_bytes"]))
-deadline = time.monotonic() + payload["timeout_s"]
-outputs = []
-
-def step(name, argv):
-    left = deadline - time.monotonic()
-    if left <= 0:
-        report["timed_out"] = name
-        return None
-    try:
-        proc = subprocess.run(argv, cwd="/", stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                              stdin=subprocess.DEVNULL, timeout=left)
-    except subprocess.TimeoutExpired as exc:
-        outputs.append((exc.stdout or b"").decode("utf-8", "replace"))
-        report["timed_out"] = name
-        return None
-    outputs.append(proc.stdout.decode("utf-8", "replace"))
-    return proc.returncode
-
-started = time.monotonic()
-report["pytest_rc"] = step("test_outputs.py", [sys.executable, "-m", "pytest", "--ctrf",
-                           "/logs/verifier/ctrf.json", "/tests/test_outputs.py", "-rA"])
-if report["pytest_rc"] == 0:
-    report["scorer_rc"] = step("score_result.py", [sys.executable, "/tests/score_result.py"])
-report["wall_s"] = time.monotonic() - started
-
-def read(path, as_json):
-    try:
-        text = open(path, encoding="utf-8").read()
-        return json.loads(text) if as_json else text
-    except (OSError, ValueError):
-        return None
-
-report["reward_text"] = read("/logs/verifier/reward.txt", False)
-report["ctrf"] = read("/logs/verifier/ctrf.json", True)
-report["details"] = read("/logs/verifier/score_details.json", True)
-report["output"] = "".join(outputs)[-int(payload["output_tail"]):]
-print("@@TBMATH_VERIFIER@@" + json.dumps(report))
-"""
+_RUNNER = resource_text(__name__, "verifier_runner.py.txt")
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ import json
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
+from benchmark.resources import resource_text
 from benchmark.sandbox import Limits, Outcome, Sandbox
 from benchmark.verdict import InfrastructureError
 
@@ -30,56 +31,7 @@ MAX_WORKSPACE_BYTES = 24 * 1024 * 1024
 TOOLS: tuple[str, ...] = ("bash", "python")
 
 # Runs inside the sandbox: materialise the directory, run the command, report the changes.
-_RUNNER = r"""
-import base64, hashlib, json, os, subprocess, sys
-payload = json.load(open("workspace_payload.json", encoding="utf-8"))
-os.remove("workspace_payload.json")
-root = os.path.abspath("root")  # under bubblewrap, /root/data and /root/results link here
-os.makedirs(os.path.join(root, "results"))  # the release's images create /root/results empty
-before = {}
-for rel, data in payload["files"].items():
-    raw = base64.b64decode(data)
-    dest = os.path.join(root, rel)
-    os.makedirs(os.path.dirname(dest), exist_ok=True)
-    with open(dest, "wb") as handle:
-        handle.write(raw)
-    before[rel] = hashlib.sha256(raw).hexdigest()
-if payload["tool"] == "bash":
-    argv = ["bash", "-c", payload["code"]]
-else:
-    argv = [sys.executable, "-c", payload["code"]]
-timed_out = False
-try:
-    proc = subprocess.run(argv, cwd=root, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                          timeout=payload["timeout_s"], stdin=subprocess.DEVNULL)
-    output, code = proc.stdout, proc.returncode
-except subprocess.TimeoutExpired as exc:
-    output, code, timed_out = exc.stdout or b"", None, True
-limit = payload["output_bytes"]
-text = output.decode("utf-8", "replace")
-if len(text) > limit:
-    text = text[: limit // 2] + "\n[... output truncated ...]\n" + text[-limit // 2 :]
-changed, seen, total = {}, set(), 0
-for folder, _dirs, names in os.walk(root):
-    for name in names:
-        path = os.path.join(folder, name)
-        if os.path.islink(path) or not os.path.isfile(path):
-            continue
-        rel = os.path.relpath(path, root).replace(os.sep, "/")
-        seen.add(rel)
-        total += os.path.getsize(path)
-        if total > payload["max_bytes"]:
-            continue  # nothing is shipped back: the harness discards the call's changes
-        with open(path, "rb") as handle:
-            raw = handle.read()
-        if before.get(rel) != hashlib.sha256(raw).hexdigest():
-            changed[rel] = base64.b64encode(raw).decode("ascii")
-deleted = sorted(set(before) - seen)
-if total > payload["max_bytes"]:
-    changed, deleted = {}, []
-print("@@TBMATH_WORKSPACE@@" + json.dumps({"output": text, "exit_code": code, "timed_out": timed_out,
-                                           "changed": changed, "deleted": deleted, "total_bytes": total}))
-"""
+_RUNNER = resource_text(__name__, "workspace_runner.py.txt")
 
 
 @dataclass(frozen=True)
