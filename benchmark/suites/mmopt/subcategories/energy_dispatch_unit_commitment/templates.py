@@ -27,6 +27,7 @@ CANONICAL_SPECIFICATION = resource_text(__name__, "canonical_specification.txt.t
 MATH_MODEL = resource_text(__name__, "math_model.md.tmpl")
 SOLVER_TEMPLATE = resource_text(__name__, "solver_ref.py.tmpl")
 
+_TEXT = text_fragments(__name__)
 PANEL_WORDS = {
     "table": (
         "the generator economics table (per generator: marginal cost per unit of output, startup cost{extra})"
@@ -34,23 +35,13 @@ PANEL_WORDS = {
     "demand": "the demand timeline (the exact system demand of every period, periods in time order)",
     "bands": "the output ranges (per generator, a bar from its minimum to its maximum output when on)",
 }
-_TEXT = text_fragments(__name__)
 RULES = _TEXT["rules"]
 ALL_OFF = _TEXT["all_off"]
 INITIAL = _TEXT["initial"]
 MIN_UP_DOWN = _TEXT["min_up_down"]
 RAMPING = _TEXT["ramping"]
 TASK = _TEXT["task"]
-CONTRACT = output_contract(
-    """\
-- "status": "optimal" when an optimal plan is found;
-- "objective_value": the minimum total cost, as a number;
-- "generation": {generator: {period: output}}, names as in the figures
-  (for example {"G1": {"t1": <number>, ...}, ...});
-- "commitment": {generator: {period: one if the generator is on, zero if it is off}};
-- "startup": {generator: {period: one if the generator starts up in that period, else zero}}.
-"""
-)
+CONTRACT = output_contract(_TEXT["contract"])
 
 
 def _where(instance: Mapping[str, Any]) -> str:

@@ -28,15 +28,7 @@ _TEXT = text_fragments(__name__)
 READING = _TEXT["reading"]
 ELIGIBILITY = _TEXT["eligibility"]
 TASK = _TEXT["task"]
-CONTRACT = output_contract(
-    """\
-- "status": "optimal" when an optimal schedule is found;
-- "objective_value": the minimum makespan, as a number;
-- "machine_assignment": {job: {stage: machine}}, names as in the figures
-  (for example {"J1": {"S1": "S1M2", ...}, ...});
-- "start_time": {job: {stage: start time}}; "completion_time": {job: {stage: finish time}}.
-"""
-)
+CONTRACT = output_contract(_TEXT["contract"])
 
 
 def task_input(instance: Mapping[str, Any]) -> str:

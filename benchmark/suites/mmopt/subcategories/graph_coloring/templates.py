@@ -26,33 +26,15 @@ _TEXT = text_fragments(__name__)
 READING = _TEXT["reading"]
 COLOURS = _TEXT["colours"]
 TASK = {
-    True: (
-        "Task: decide whether every vertex can be given one of the available colours so that no two "
-        "vertices joined by an edge receive the same colour, and if so find such a colouring. Colours "
-        "are identified by the integers from one up to the number of colours available."
-    ),
-    False: (
-        "Task: give every vertex a colour so that no two vertices joined by an edge receive the same "
-        "colour, using as few distinct colours as possible. Colours are identified by positive "
-        "integers."
-    ),
+    True: _TEXT["task_decision"],
+    False: _TEXT["task_optimization"],
 }
 CONTRACT = {
     True: output_contract(
-        """\
-- "status": "feasible" when such a colouring exists, "infeasible" when it is proven that none exists;
-- "color_assignment": when feasible, a dict that maps every vertex (its number, as in the figure)
-  to its colour; omit it or leave it empty when infeasible.
-""",
+        _TEXT["contract_decision"],
         feasibility=True,
     ),
-    False: output_contract(
-        """\
-- "status": "optimal" when an optimal colouring is found;
-- "objective_value": the minimum number of colours, as a number;
-- "color_assignment": a dict that maps every vertex (its number, as in the figure) to its colour.
-"""
-    ),
+    False: output_contract(_TEXT["contract_optimization"]),
 }
 
 

@@ -19,17 +19,11 @@ CANONICAL_SPECIFICATION = resource_text(__name__, "canonical_specification.txt.t
 MATH_MODEL = resource_text(__name__, "math_model.md.tmpl")
 SOLVER_TEMPLATE = resource_text(__name__, "solver_ref.py.tmpl")
 
-DECIMAL_WORDS = {0: "the nearest whole number", 1: "one decimal place", 2: "two decimal places"}
 _TEXT = text_fragments(__name__)
+DECIMAL_WORDS = {0: "the nearest whole number", 1: "one decimal place", 2: "two decimal places"}
 READING = _TEXT["reading"]
 TASK = _TEXT["task"]
-CONTRACT = output_contract(
-    '- "status": "optimal" when an optimal solution is found;\n'
-    '- "objective_value": the minimum total cost, as a number;\n'
-    '- "routes": a list with one entry per vehicle used, each the list of location names in visiting\n'
-    '  order, starting and ending at "Depot" (for example ["Depot", "C3", "C1", "Depot"]);\n'
-    '- "route_vehicle_ids": the vehicle driving each route, in the same order (for example "VAN1").\n'
-)
+CONTRACT = output_contract(_TEXT["contract"])
 
 
 def task_input(record: VerifiedRecord) -> str:

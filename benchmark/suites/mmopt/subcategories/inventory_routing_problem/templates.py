@@ -25,16 +25,7 @@ _TEXT = text_fragments(__name__)
 WHERE = _TEXT["where"]
 RULES = _TEXT["rules"]
 TASK = _TEXT["task"]
-CONTRACT = output_contract(
-    """\
-- "status": "optimal" when an optimal plan is found;
-- "objective_value": the minimum total cost, as a number;
-- "route_by_period": {period: the trip as a list of node names from "Depot" back to "Depot"
-  (for example ["Depot", "C2", "C1", "Depot"]), or an empty list where no trip is made};
-- "deliveries": {customer: {period: quantity delivered}};
-- "ending_inventory": {customer: {period: stock at the end of the period}}.
-"""
-)
+CONTRACT = output_contract(_TEXT["contract"])
 
 
 def task_input(instance: dict[str, Any]) -> str:

@@ -25,15 +25,7 @@ SOLVER_TEMPLATE = resource_text(__name__, "solver_ref.py.tmpl")
 _TEXT = text_fragments(__name__)
 READING = _TEXT["reading"]
 TASK = _TEXT["task"]
-CONTRACT = output_contract(
-    """\
-- "status": "optimal" when an optimal schedule is found;
-- "objective_value": the minimum makespan, as a number;
-- "schedule": a list with one record per operation, each a dict with the keys "job", "operation",
-  "machine", "start" and "finish", names written as in the figure (for example
-  {"job": "J1", "operation": "O1", "machine": "M2", "start": <number>, "finish": <number>}).
-"""
-)
+CONTRACT = output_contract(_TEXT["contract"])
 
 
 def task_input(instance: Mapping[str, Any]) -> str:

@@ -28,17 +28,7 @@ WHERE_TWO = _TEXT["where_two"]
 READING = _TEXT["reading"]
 SETUP_TIME = _TEXT["setup_time"]
 TASK = _TEXT["task"]
-CONTRACT = output_contract(
-    """\
-- "status": "optimal" when an optimal plan is found;
-- "objective_value": the minimum total cost, as a number;
-- "production": {product: {period: units produced}}, names as in the figures
-  (for example {"P1": {"t1": <number>, ...}, ...});
-- "inventory": {product: {period: units in stock at the end of the period}};
-- "setup": {product: {period: a binary flag, one where the product is set up (produced) in that
-  period and zero elsewhere}}.
-"""
-)
+CONTRACT = output_contract(_TEXT["contract"])
 
 
 def task_input(instance: Mapping[str, Any]) -> str:

@@ -16,13 +16,7 @@ _TEXT = text_fragments(__name__)
 READING = _TEXT["reading"]
 SPLIT = _TEXT["split"]
 TASK = _TEXT["task"]
-CONTRACT = output_contract(
-    """\
-- "status": "optimal" when an optimal selection is found;
-- "objective_value": the maximum total value, as a number;
-- "selected_items": the list of the numbers of the selected items.
-"""
-)
+CONTRACT = output_contract(_TEXT["contract"])
 
 
 def task_input(record: VerifiedRecord) -> str:

@@ -31,14 +31,8 @@ _TEXT = text_fragments(__name__)
 _READING = _TEXT["reading"]
 
 _OBJECTIVE = {
-    P_MEDIAN: """\
-Task (p-median): select exactly p of the candidate sites and assign every demand point to one
-selected site. Minimize the total weighted distance: the sum over all demand points of the point's
-weight times the Euclidean distance from the point to the site it is assigned to.""",
-    P_CENTER: """\
-Task (p-center): select exactly p of the candidate sites and assign every demand point to one
-selected site. Minimize the largest distance: the maximum over all demand points of the Euclidean
-distance from the point to the site it is assigned to (demand points have no weights here).""",
+    P_MEDIAN: _TEXT["objective_median"],
+    P_CENTER: _TEXT["objective_center"],
 }
 
 TASK_TEMPLATE = _TEXT["task_template"]

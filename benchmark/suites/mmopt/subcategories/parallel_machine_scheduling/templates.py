@@ -26,16 +26,7 @@ READING = _TEXT["reading"]
 SETUP = _TEXT["setup"]
 RELEASE = _TEXT["release"]
 TASK = _TEXT["task"]
-CONTRACT = output_contract(
-    """\
-- "status": "optimal" when an optimal schedule is found;
-- "objective_value": the minimum makespan, as a number;
-- "assignment": a dict mapping each job to its machine, written as in the figure (for example
-  {"J1": "M2", ...});
-- "schedule": a list with one record per job, each a dict with the keys "job", "machine", "start"
-  and "finish" (start is when the machine begins the job{setup_note}).
-"""
-)
+CONTRACT = output_contract(_TEXT["contract"])
 
 
 def task_input(instance: Mapping[str, Any]) -> str:

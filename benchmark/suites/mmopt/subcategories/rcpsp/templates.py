@@ -18,13 +18,7 @@ SOLVER_TEMPLATE = resource_text(__name__, "solver_ref.py.tmpl")
 _TEXT = text_fragments(__name__)
 READING = _TEXT["reading"]
 TASK = _TEXT["task"]
-CONTRACT = output_contract(
-    """\
-- "status": "optimal" when an optimal schedule is found;
-- "objective_value": the minimum makespan, as a number;
-- "activity_start_times": a dict mapping each activity name, as in the figures, to its start time.
-"""
-)
+CONTRACT = output_contract(_TEXT["contract"])
 
 
 def task_input(record: VerifiedRecord) -> str:

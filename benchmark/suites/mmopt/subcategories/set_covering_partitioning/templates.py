@@ -25,22 +25,20 @@ CANONICAL_SPECIFICATION = resource_text(__name__, "canonical_specification.txt.t
 MATH_MODEL = resource_text(__name__, "math_model.md.tmpl")
 SOLVER_TEMPLATE = resource_text(__name__, "solver_ref.py.tmpl")
 
+_TEXT = text_fragments(__name__)
 _RULE = {
     "covering": (
         "Set covering",
         "at least once",
-        "every element is contained in at least one selected subset (an element may be contained in "
-        "several selected subsets)",
+        _TEXT["rule_covering"],
     ),
     "partitioning": (
         "Set partitioning",
         "exactly once",
-        "every element is contained in exactly one selected subset (selected subsets may not share any "
-        "element)",
+        _TEXT["rule_partitioning"],
     ),
 }
 WIDTH = 100
-_TEXT = text_fragments(__name__)
 READING = _TEXT["reading"]
 TASK = _TEXT["task"]
 CONTRACT = _TEXT["contract"]

@@ -23,14 +23,7 @@ SOLVER_TEMPLATE = resource_text(__name__, "solver_ref.py.tmpl")
 _TEXT = text_fragments(__name__)
 READING = _TEXT["reading"]
 TASK = _TEXT["task"]
-CONTRACT = output_contract(
-    """\
-- "status": "optimal" when an optimal tour is found;
-- "objective_value": the minimum total travel cost, as a number;
-- "tour": the list of city names in visiting order, starting and ending at the start city (so the
-  start city appears first and last, every other city exactly once).
-"""
-)
+CONTRACT = output_contract(_TEXT["contract"])
 
 
 def task_input(record: VerifiedRecord) -> str:

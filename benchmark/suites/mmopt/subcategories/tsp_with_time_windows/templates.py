@@ -23,12 +23,7 @@ SOLVER_TEMPLATE = resource_text(__name__, "solver_ref.py.tmpl")
 _TEXT = text_fragments(__name__)
 READING = _TEXT["reading"]
 TASK = _TEXT["task"]
-CONTRACT = output_contract(
-    '- "status": "optimal" when an optimal tour is found;\n'
-    '- "objective_value": the minimum total travel time, as a number;\n'
-    '- "tour": the list of location names in visiting order, starting and ending at "Depot";\n'
-    '- optionally "service_start_times": a dict location name -> the time service starts there.\n'
-)
+CONTRACT = output_contract(_TEXT["contract"])
 
 
 def rule_text(instance: dict) -> str:  # type: ignore[type-arg]

@@ -23,14 +23,7 @@ SOLVER_TEMPLATE = resource_text(__name__, "solver_ref.py.tmpl")
 _TEXT = text_fragments(__name__)
 READING = _TEXT["reading"]
 TASK = _TEXT["task"]
-CONTRACT = output_contract(
-    """\
-- "status": "optimal" when an optimal solution is found;
-- "objective_value": the minimum total travel cost, as a number;
-- "routes": a list with one entry per vehicle used, each the list of location names in visiting
-  order, starting and ending at "Depot" (for example ["Depot", "C3", "C1", "Depot"]).
-"""
-)
+CONTRACT = output_contract(_TEXT["contract"])
 
 
 def task_input(record: VerifiedRecord) -> str:

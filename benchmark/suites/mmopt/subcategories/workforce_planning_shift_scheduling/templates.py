@@ -42,15 +42,7 @@ NIGHT_RULE = _TEXT["night_rule"]
 CONSECUTIVE_RULE = _TEXT["consecutive_rule"]
 REST_RULE = _TEXT["rest_rule"]
 TASK = _TEXT["task"]
-CONTRACT = output_contract(
-    """\
-- "status": "optimal" when an optimal roster is found;
-- "objective_value": the minimum total cost, as a number;
-- "worker_schedule": {worker: {day: the shift worked ("D", "E" or "N") or "OFF"}}, every worker
-  and day, names as in the figures (for example {"W1": {"Mon1": "D", ...}, ...});
-- "worker_overtime": {worker: overtime shifts}, where the instance has overtime.
-"""
-)
+CONTRACT = output_contract(_TEXT["contract"])
 
 
 def _rule_lines(instance: Mapping[str, Any]) -> list[str]:
