@@ -10,8 +10,8 @@ import textwrap
 from collections.abc import Mapping
 from typing import Any
 
+from benchmark.resources import resource_text, text_fragments
 from benchmark.suites.mmopt.generation.protocol import DerivedArtifacts, VerifiedRecord
-from benchmark.suites.mmopt.generation.resources import resource_text, text_fragments
 from benchmark.suites.mmopt.subcategories.bipartite_assignment.generator import (
     MAXIMIZE,
     forbidden,
@@ -29,7 +29,7 @@ SOLVER_TEMPLATE = resource_text(__name__, "solver_ref.py.tmpl")
 
 WIDTH = 100
 
-_TEXT = text_fragments(__name__)
+_TEXT = text_fragments(__name__, "task_text.toml")
 READING = _TEXT["reading"]
 TASK = _TEXT["task"]
 CONTRACT = _TEXT["contract"]

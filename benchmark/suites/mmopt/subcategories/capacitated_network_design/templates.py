@@ -6,9 +6,9 @@ task text states the rules and the output contract; every number is left to the 
 
 from __future__ import annotations
 
+from benchmark.resources import resource_text, text_fragments
 from benchmark.suites.mmopt.generation.network import arc_kind
 from benchmark.suites.mmopt.generation.protocol import DerivedArtifacts, VerifiedRecord
-from benchmark.suites.mmopt.generation.resources import resource_text, text_fragments
 from benchmark.suites.mmopt.generation.supply_network import supply_of, total_supply
 from benchmark.suites.mmopt.subcategories.capacitated_network_design.generator import (
     binding_arcs,
@@ -19,7 +19,7 @@ CANONICAL_SPECIFICATION = resource_text(__name__, "canonical_specification.txt.t
 MATH_MODEL = resource_text(__name__, "math_model.md.tmpl")
 SOLVER_TEMPLATE = resource_text(__name__, "solver_ref.py.tmpl")
 
-_TEXT = text_fragments(__name__)
+_TEXT = text_fragments(__name__, "task_text.toml")
 TASK_INPUT = _TEXT["task_input"]
 
 

@@ -12,8 +12,8 @@ import textwrap
 from collections.abc import Mapping
 from typing import Any
 
+from benchmark.resources import resource_text, text_fragments
 from benchmark.suites.mmopt.generation.protocol import DerivedArtifacts, VerifiedRecord
-from benchmark.suites.mmopt.generation.resources import resource_text, text_fragments
 from benchmark.suites.mmopt.generation.spatial import number_text
 from benchmark.suites.mmopt.subcategories.facility_location.generator import (
     REGIMES,
@@ -31,7 +31,7 @@ SOLVER_TEMPLATE = resource_text(__name__, "solver_ref.py.tmpl")
 #: How the task text, the specification and the solver name the official ``variant_type``.
 VARIANT_NAMES = {"UFL": "uncapacitated", "CFL": "capacitated_single_source"}
 
-_TEXT = text_fragments(__name__)
+_TEXT = text_fragments(__name__, "task_text.toml")
 _READING = _TEXT["reading"]
 
 _CAPACITY_RULE = _TEXT["capacity_rule"]

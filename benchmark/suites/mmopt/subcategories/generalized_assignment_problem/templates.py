@@ -10,8 +10,8 @@ import textwrap
 from collections.abc import Mapping
 from typing import Any
 
+from benchmark.resources import resource_text, text_fragments
 from benchmark.suites.mmopt.generation.protocol import DerivedArtifacts, VerifiedRecord
-from benchmark.suites.mmopt.generation.resources import resource_text, text_fragments
 from benchmark.suites.mmopt.subcategories.generalized_assignment_problem.generator import (
     overloaded_by_cheapest,
 )
@@ -22,7 +22,7 @@ MATH_MODEL = resource_text(__name__, "math_model.md.tmpl")
 SOLVER_TEMPLATE = resource_text(__name__, "solver_ref.py.tmpl")
 
 WIDTH = 100
-_TEXT = text_fragments(__name__)
+_TEXT = text_fragments(__name__, "task_text.toml")
 WHERE_ONE = _TEXT["where_one"]
 WHERE_TWO = _TEXT["where_two"]
 READING = _TEXT["reading"]

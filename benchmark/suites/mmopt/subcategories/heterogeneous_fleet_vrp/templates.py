@@ -6,8 +6,8 @@ output contract; coordinates, demands and the fleet's numbers stay in the figure
 
 from __future__ import annotations
 
+from benchmark.resources import resource_text, text_fragments
 from benchmark.suites.mmopt.generation.protocol import DerivedArtifacts, VerifiedRecord
-from benchmark.suites.mmopt.generation.resources import resource_text, text_fragments
 from benchmark.suites.mmopt.generation.task_text import output_contract, task_text
 from benchmark.suites.mmopt.subcategories.heterogeneous_fleet_vrp.generator import (
     decimals_of,
@@ -19,7 +19,7 @@ CANONICAL_SPECIFICATION = resource_text(__name__, "canonical_specification.txt.t
 MATH_MODEL = resource_text(__name__, "math_model.md.tmpl")
 SOLVER_TEMPLATE = resource_text(__name__, "solver_ref.py.tmpl")
 
-_TEXT = text_fragments(__name__)
+_TEXT = text_fragments(__name__, "task_text.toml")
 DECIMAL_WORDS = {0: "the nearest whole number", 1: "one decimal place", 2: "two decimal places"}
 READING = _TEXT["reading"]
 TASK = _TEXT["task"]

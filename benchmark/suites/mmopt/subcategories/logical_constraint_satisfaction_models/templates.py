@@ -7,8 +7,8 @@ bound is read from the figure.
 
 from __future__ import annotations
 
+from benchmark.resources import resource_text, text_fragments
 from benchmark.suites.mmopt.generation.protocol import DerivedArtifacts, VerifiedRecord
-from benchmark.suites.mmopt.generation.resources import resource_text, text_fragments
 from benchmark.suites.mmopt.generation.task_text import task_text
 from benchmark.suites.mmopt.subcategories.logical_constraint_satisfaction_models.renderer import (
     matrix_rows,
@@ -23,7 +23,7 @@ CANONICAL_SPECIFICATION = resource_text(__name__, "canonical_specification.txt.t
 MATH_MODEL = resource_text(__name__, "math_model.md.tmpl")
 SOLVER_TEMPLATE = resource_text(__name__, "solver_ref.py.tmpl")
 
-_TEXT = text_fragments(__name__)
+_TEXT = text_fragments(__name__, "task_text.toml")
 READING = _TEXT["reading"]
 TASK = _TEXT["task"]
 CONTRACT = _TEXT["contract"]

@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from benchmark.resources import resource_text, text_fragments
 from benchmark.suites.mmopt.generation.protocol import DerivedArtifacts, VerifiedRecord
-from benchmark.suites.mmopt.generation.resources import resource_text, text_fragments
 from benchmark.suites.mmopt.generation.task_text import output_contract, task_text
 from benchmark.suites.mmopt.subcategories.lot_sizing_production_planning.generator import (
     formulation_size,
@@ -22,7 +22,7 @@ CANONICAL_SPECIFICATION = resource_text(__name__, "canonical_specification.txt.t
 MATH_MODEL = resource_text(__name__, "math_model.md.tmpl")
 SOLVER_TEMPLATE = resource_text(__name__, "solver_ref.py.tmpl")
 
-_TEXT = text_fragments(__name__)
+_TEXT = text_fragments(__name__, "task_text.toml")
 WHERE_ONE = _TEXT["where_one"]
 WHERE_TWO = _TEXT["where_two"]
 READING = _TEXT["reading"]

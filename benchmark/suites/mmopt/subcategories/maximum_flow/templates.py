@@ -6,16 +6,16 @@ for every number, so the model has to read the visual (App. D.1.2).
 
 from __future__ import annotations
 
+from benchmark.resources import resource_text, text_fragments
 from benchmark.suites.mmopt.generation.network import arc_kind
 from benchmark.suites.mmopt.generation.protocol import DerivedArtifacts, VerifiedRecord
-from benchmark.suites.mmopt.generation.resources import resource_text, text_fragments
 from benchmark.suites.mmopt.subcategories.maximum_flow.generator import layers_of, trivial_cuts
 
 CANONICAL_SPECIFICATION = resource_text(__name__, "canonical_specification.txt.tmpl")
 MATH_MODEL = resource_text(__name__, "math_model.md.tmpl")
 SOLVER_TEMPLATE = resource_text(__name__, "solver_ref.py.tmpl")
 
-_TEXT = text_fragments(__name__)
+_TEXT = text_fragments(__name__, "task_text.toml")
 TASK_INPUT = _TEXT["task_input"]
 
 

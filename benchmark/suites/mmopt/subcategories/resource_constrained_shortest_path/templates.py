@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import itertools
 
+from benchmark.resources import resource_text, text_fragments
 from benchmark.suites.mmopt.generation.network import arc_kind
 from benchmark.suites.mmopt.generation.protocol import DerivedArtifacts, VerifiedRecord
-from benchmark.suites.mmopt.generation.resources import resource_text, text_fragments
 from benchmark.suites.mmopt.subcategories.resource_constrained_shortest_path.generator import (
     budgets_of,
     consumption,
@@ -23,7 +23,7 @@ CANONICAL_SPECIFICATION = resource_text(__name__, "canonical_specification.txt.t
 MATH_MODEL = resource_text(__name__, "math_model.md.tmpl")
 SOLVER_TEMPLATE = resource_text(__name__, "solver_ref.py.tmpl")
 
-_TEXT = text_fragments(__name__)
+_TEXT = text_fragments(__name__, "task_text.toml")
 TASK_INPUT = _TEXT["task_input"]
 
 

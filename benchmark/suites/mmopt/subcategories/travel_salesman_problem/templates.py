@@ -6,9 +6,9 @@ the figures.
 
 from __future__ import annotations
 
+from benchmark.resources import resource_text, text_fragments
 from benchmark.suites.mmopt.generation import routing
 from benchmark.suites.mmopt.generation.protocol import DerivedArtifacts, VerifiedRecord
-from benchmark.suites.mmopt.generation.resources import resource_text, text_fragments
 from benchmark.suites.mmopt.generation.task_text import output_contract, task_text
 from benchmark.suites.mmopt.subcategories.travel_salesman_problem.generator import (
     cost_rule,
@@ -20,7 +20,7 @@ CANONICAL_SPECIFICATION = resource_text(__name__, "canonical_specification.txt.t
 MATH_MODEL = resource_text(__name__, "math_model.md.tmpl")
 SOLVER_TEMPLATE = resource_text(__name__, "solver_ref.py.tmpl")
 
-_TEXT = text_fragments(__name__)
+_TEXT = text_fragments(__name__, "task_text.toml")
 READING = _TEXT["reading"]
 TASK = _TEXT["task"]
 CONTRACT = output_contract(_TEXT["contract"])

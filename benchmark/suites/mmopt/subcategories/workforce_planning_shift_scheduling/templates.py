@@ -10,8 +10,8 @@ import textwrap
 from collections.abc import Mapping
 from typing import Any
 
+from benchmark.resources import resource_text, text_fragments
 from benchmark.suites.mmopt.generation.protocol import DerivedArtifacts, VerifiedRecord
-from benchmark.suites.mmopt.generation.resources import resource_text, text_fragments
 from benchmark.suites.mmopt.generation.task_text import WIDTH, Verbatim, output_contract, task_text
 from benchmark.suites.mmopt.subcategories.workforce_planning_shift_scheduling.generator import (
     cheapest_staffing_cost,
@@ -24,7 +24,7 @@ CANONICAL_SPECIFICATION = resource_text(__name__, "canonical_specification.txt.t
 MATH_MODEL = resource_text(__name__, "math_model.md.tmpl")
 SOLVER_TEMPLATE = resource_text(__name__, "solver_ref.py.tmpl")
 
-_TEXT = text_fragments(__name__)
+_TEXT = text_fragments(__name__, "task_text.toml")
 STAFFING = _TEXT["staffing"]
 PROFILE_ONE = _TEXT["profile_one"]
 PROFILE_RULES = _TEXT["profile_rules"]
