@@ -17,6 +17,7 @@ validation stack of our own fixtures still asks for every file (:data:`REQUIRED_
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import json
 import re
@@ -177,6 +178,10 @@ def _optional_text(path: Path) -> str:
     return _read_text(path) if path.is_file() else ""
 
 
+#: What a reference solver that reads the package's own files contains (the official release's do).
+_FILE_READS = ("instance_data.json", "solution_ref.json", "open(", "Path(", "json.load(")
+
+
 def reference_value(solution_ref: dict[str, Any]) -> float | None:
     """The verified optimum in ``solution_ref.json``: ``objective_value``, or where the release
     writes only the official aliases (its scheduling and planning packages) ``objective_exact`` or
@@ -185,6 +190,23 @@ def reference_value(solution_ref: dict[str, Any]) -> float | None:
         value = solution_ref.get(key)
         if isinstance(value, int | float) and not isinstance(value, bool):
             return float(value)
+    return None
+
+
+def reference_solver_problem(package: Package) -> str | None:
+    """Why the package's reference solver cannot answer inside the sandbox, or None if it can."""
+    if not package.solver_ref.strip():
+        return "the package has no ground_truth/solver_ref.py"
+    try:
+        tree = ast.parse(package.solver_ref)
+    except SyntaxError as exc:
+        return f"the reference solver does not parse ({exc.msg}, line {exc.lineno})"
+    solve = next((n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "solve"), None)
+    if solve is None or len(solve.args.args) > len(solve.args.defaults):
+        return "the reference solver has no top-level no-argument solve()"
+    reads = [token for token in _FILE_READS if token in package.solver_ref]
+    if reads:
+        return f"the reference solver reads files from the package ({', '.join(reads)})"
     return None
 
 

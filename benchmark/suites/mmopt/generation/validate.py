@@ -89,11 +89,10 @@ from benchmark.suites.mmopt.generation.protocol import (
 )
 from benchmark.suites.mmopt.generation.seeds import instance_seed
 from benchmark.suites.mmopt.generation.split import Split
-from benchmark.suites.mmopt.package import Package, discover, load_package
+from benchmark.suites.mmopt.package import Package, discover, load_package, reference_solver_problem
 from benchmark.suites.mmopt.scoring import tolerance_for
 from benchmark.suites.mmopt.subcategories import get_subcategory
 from benchmark.suites.mmopt.subcategories.base import DIFFICULTIES
-from benchmark.suites.mmopt.suite import reference_solver_problem
 from benchmark.verdict import DatasetError
 
 DATASET_LEVEL = "."
