@@ -1,7 +1,7 @@
 """The problem domains base records are drawn from: each a function (rng, size) → BaseRecord.
 
 A domain fixes the story (no numbers in it: the description the model sees in every setting but
-``nl``), the gold AMPL model, a sampler for feasible data, one derivation (the data a parameter is
+``nl``), the gold AMPL model (a ``resources/<domain>.mod`` file), a sampler for feasible data, one derivation (the data a parameter is
 computed from, generated first so the target is exact), the parameters that may be predicted
 (integer-valued, one-dimensional or scalar) and near-synonym distractor columns (§5.2: semantically
 close attributes, such as a second capacity for another season, are what mislead models).
@@ -18,6 +18,7 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from benchmark.resources import resource_text
 from benchmark.suites.nldata.records import BaseRecord, Derivation, Param, SetSpec
 
 
@@ -84,19 +85,7 @@ def production_mix(rng: random.Random, size: int) -> BaseRecord:
     )
     capacity = [rng.randint(40, 120) for _ in resources.members]
     demand = [rng.randint(10, 40) for _ in products.members]
-    model = """\
-set PRODUCTS;
-set RESOURCES;
-param profit{PRODUCTS};
-param usage{RESOURCES, PRODUCTS};
-param capacity{RESOURCES};
-param max_demand{PRODUCTS};
-var make{p in PRODUCTS} >= 0;
-maximize total_profit: sum{p in PRODUCTS} profit[p] * make[p];
-subject to resource_limit{r in RESOURCES}:
-    sum{p in PRODUCTS} usage[r, p] * make[p] <= capacity[r];
-subject to demand_limit{p in PRODUCTS}: make[p] <= max_demand[p];
-"""
+    model = resource_text(__name__, "production_mix.mod")
     return _record(
         "production_mix",
         "LP",
@@ -163,21 +152,7 @@ def blending(rng: random.Random, size: int) -> BaseRecord:
         for k in properties.members
     ]
     available = [int(mix[i] * rng.uniform(1.3, 2.5)) + 1 for i in ingredients.members]
-    model = """\
-set INGREDIENTS;
-set PROPERTIES;
-param cost{INGREDIENTS};
-param content{INGREDIENTS, PROPERTIES};
-param min_content{PROPERTIES};
-param available{INGREDIENTS};
-param batch;
-var use{i in INGREDIENTS} >= 0;
-minimize total_cost: sum{i in INGREDIENTS} cost[i] * use[i];
-subject to batch_size: sum{i in INGREDIENTS} use[i] = batch;
-subject to quality{k in PROPERTIES}:
-    sum{i in INGREDIENTS} content[i, k] * use[i] >= min_content[k] * batch;
-subject to supply{i in INGREDIENTS}: use[i] <= available[i];
-"""
+    model = resource_text(__name__, "blending.mod")
     return _record(
         "blending",
         "LP",
@@ -250,17 +225,7 @@ def transportation(rng: random.Random, size: int) -> BaseRecord:
         {k: v * rate for k, v in distance.values.items()},
         "shipping cost per unit from plant to market",
     )
-    model = """\
-set PLANTS;
-set MARKETS;
-param supply{PLANTS};
-param demand{MARKETS};
-param cost{PLANTS, MARKETS};
-var ship{s in PLANTS, m in MARKETS} >= 0;
-minimize total_cost: sum{s in PLANTS, m in MARKETS} cost[s, m] * ship[s, m];
-subject to supply_limit{s in PLANTS}: sum{m in MARKETS} ship[s, m] <= supply[s];
-subject to meet_demand{m in MARKETS}: sum{s in PLANTS} ship[s, m] >= demand[m];
-"""
+    model = resource_text(__name__, "transportation.mod")
     return _record(
         "transportation",
         "LP",
@@ -323,18 +288,7 @@ def diet(rng: random.Random, size: int) -> BaseRecord:
         )
         for n in nutrients.members
     ]
-    model = """\
-set FOODS;
-set NUTRIENTS;
-param cost{FOODS};
-param amount{FOODS, NUTRIENTS};
-param min_intake{NUTRIENTS};
-param max_servings{FOODS};
-var serve{f in FOODS} >= 0;
-minimize total_cost: sum{f in FOODS} cost[f] * serve[f];
-subject to nutrition{n in NUTRIENTS}: sum{f in FOODS} amount[f, n] * serve[f] >= min_intake[n];
-subject to portion{f in FOODS}: serve[f] <= max_servings[f];
-"""
+    model = resource_text(__name__, "diet.mod")
     return _record(
         "diet",
         "LP",
@@ -399,19 +353,7 @@ def assignment(rng: random.Random, size: int) -> BaseRecord:
         {k: v * wage[k[0]] for k, v in hours.values.items()},
         "cost of the worker doing the task",
     )
-    model = """\
-set WORKERS;
-set TASKS;
-param hours{WORKERS, TASKS};
-param cost{WORKERS, TASKS};
-param max_hours{WORKERS};
-param max_tasks;
-var assign{w in WORKERS, t in TASKS} binary;
-minimize total_cost: sum{w in WORKERS, t in TASKS} cost[w, t] * assign[w, t];
-subject to one_worker{t in TASKS}: sum{w in WORKERS} assign[w, t] = 1;
-subject to hour_limit{w in WORKERS}: sum{t in TASKS} hours[w, t] * assign[w, t] <= max_hours[w];
-subject to task_limit{w in WORKERS}: sum{t in TASKS} assign[w, t] <= max_tasks;
-"""
+    model = resource_text(__name__, "assignment.mod")
     return _record(
         "assignment",
         "MILP",
@@ -463,20 +405,7 @@ def facility_location(rng: random.Random, size: int) -> BaseRecord:
         lambda s, c: rng.randint(1, 12),
         "cost per unit served from the site to the customer",
     )
-    model = """\
-set SITES;
-set CUSTOMERS;
-param fixed_cost{SITES};
-param capacity{SITES};
-param demand{CUSTOMERS};
-param unit_cost{SITES, CUSTOMERS};
-var open{s in SITES} binary;
-var serve{s in SITES, c in CUSTOMERS} >= 0;
-minimize total_cost:
-    sum{s in SITES} fixed_cost[s] * open[s] + sum{s in SITES, c in CUSTOMERS} unit_cost[s, c] * serve[s, c];
-subject to meet_demand{c in CUSTOMERS}: sum{s in SITES} serve[s, c] = demand[c];
-subject to site_capacity{s in SITES}: sum{c in CUSTOMERS} serve[s, c] <= capacity[s] * open[s];
-"""
+    model = resource_text(__name__, "facility_location.mod")
     return _record(
         "facility_location",
         "MILP",
@@ -532,21 +461,7 @@ def lot_sizing(rng: random.Random, size: int) -> BaseRecord:
     demand = [rng.randint(10, 60) for _ in periods.members]
     machines, hours = rng.randint(2, 4), rng.randint(6, 12)
     rate = -(-max(demand) // (machines * hours)) + rng.randint(0, 2)
-    model = """\
-set PERIODS;
-param demand{PERIODS};
-param setup_cost;
-param holding_cost;
-param capacity;
-param initial_stock;
-var produce{t in PERIODS} >= 0;
-var stock{t in PERIODS} >= 0;
-var setup{t in PERIODS} binary;
-minimize total_cost: sum{t in PERIODS} (setup_cost * setup[t] + holding_cost * stock[t]);
-subject to balance{t in PERIODS}:
-    (if t = 1 then initial_stock else stock[t - 1]) + produce[t] - demand[t] = stock[t];
-subject to setup_needed{t in PERIODS}: produce[t] <= capacity * setup[t];
-"""
+    model = resource_text(__name__, "lot_sizing.mod")
     return _record(
         "lot_sizing",
         "MILP",
@@ -602,16 +517,7 @@ def staffing(rng: random.Random, size: int) -> BaseRecord:
     need = [total_duty * s // 100 for s in share]
     work_days = rng.choice((4, 5))
     daily_rate = rng.randint(80, 160)
-    model = """\
-set DAYS;
-param required{DAYS};
-param work_days;
-param wage;
-var start{d in DAYS} >= 0 integer;
-minimize total_wages: wage * sum{d in DAYS} start[d];
-subject to cover{d in DAYS}:
-    sum{s in DAYS: (d - s + 7) mod 7 < work_days} start[s] >= required[d];
-"""
+    model = resource_text(__name__, "staffing.mod")
     return _record(
         "staffing",
         "MILP",
@@ -667,19 +573,7 @@ def portfolio(rng: random.Random, size: int) -> BaseRecord:
     growth = [rng.randint(1, 9) for _ in assets.members]
     risk = [rng.randint(1, 10) for _ in assets.members]
     budget = rng.randint(5, 20) * 1000
-    model = """\
-set ASSETS;
-param expected_return{ASSETS};
-param risk{ASSETS};
-param budget;
-param max_per_asset;
-param max_avg_risk;
-var invest{a in ASSETS} >= 0;
-maximize total_return: sum{a in ASSETS} expected_return[a] * invest[a] / 100;
-subject to spend: sum{a in ASSETS} invest[a] <= budget;
-subject to spread{a in ASSETS}: invest[a] <= max_per_asset;
-subject to risk_limit: sum{a in ASSETS} risk[a] * invest[a] <= max_avg_risk * budget;
-"""
+    model = resource_text(__name__, "portfolio.mod")
     return _record(
         "portfolio",
         "LP",

@@ -1,0 +1,11 @@
+set WORKERS;
+set TASKS;
+param hours{WORKERS, TASKS};
+param cost{WORKERS, TASKS};
+param max_hours{WORKERS};
+param max_tasks;
+var assign{w in WORKERS, t in TASKS} binary;
+minimize total_cost: sum{w in WORKERS, t in TASKS} cost[w, t] * assign[w, t];
+subject to one_worker{t in TASKS}: sum{w in WORKERS} assign[w, t] = 1;
+subject to hour_limit{w in WORKERS}: sum{t in TASKS} hours[w, t] * assign[w, t] <= max_hours[w];
+subject to task_limit{w in WORKERS}: sum{t in TASKS} assign[w, t] <= max_tasks;

@@ -1,0 +1,10 @@
+set FOODS;
+set NUTRIENTS;
+param cost{FOODS};
+param amount{FOODS, NUTRIENTS};
+param min_intake{NUTRIENTS};
+param max_servings{FOODS};
+var serve{f in FOODS} >= 0;
+minimize total_cost: sum{f in FOODS} cost[f] * serve[f];
+subject to nutrition{n in NUTRIENTS}: sum{f in FOODS} amount[f, n] * serve[f] >= min_intake[n];
+subject to portion{f in FOODS}: serve[f] <= max_servings[f];

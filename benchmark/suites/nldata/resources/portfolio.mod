@@ -1,0 +1,11 @@
+set ASSETS;
+param expected_return{ASSETS};
+param risk{ASSETS};
+param budget;
+param max_per_asset;
+param max_avg_risk;
+var invest{a in ASSETS} >= 0;
+maximize total_return: sum{a in ASSETS} expected_return[a] * invest[a] / 100;
+subject to spend: sum{a in ASSETS} invest[a] <= budget;
+subject to spread{a in ASSETS}: invest[a] <= max_per_asset;
+subject to risk_limit: sum{a in ASSETS} risk[a] * invest[a] <= max_avg_risk * budget;
