@@ -1,8 +1,9 @@
 """The problem domains base records are drawn from: each a function (rng, size) → BaseRecord.
 
 A domain fixes the story (no numbers in it: the description the model sees in every setting but
-``nl``), the gold AMPL model (a ``resources/<domain>.mod`` file), a sampler for feasible data, one derivation (the data a parameter is
-computed from, generated first so the target is exact), the parameters that may be predicted
+``nl``), the gold AMPL model (a file, ``resources/<domain>.mod``), a sampler for feasible data, one
+derivation (the data a parameter is computed from, generated first so the target is exact), the
+parameters that may be predicted
 (integer-valued, one-dimensional or scalar) and near-synonym distractor columns (§5.2: semantically
 close attributes, such as a second capacity for another season, are what mislead models).
 The distractors a domain writes are its own near-synonyms; ``settings.distractor_pool`` adds more
