@@ -1,5 +1,6 @@
 """pytest behaves as its users expect: listing cases runs nothing and writes nothing, plugins can
-be switched off, option values work after a space or an ``=``, and the README's commands run."""
+be switched off, option values work after an ``=`` and after a space (or, where a space would make
+pytest miss ``pytest.ini``, say to write the ``=``), and the README's commands run."""
 
 from __future__ import annotations
 
@@ -83,13 +84,25 @@ def test_listing_cases_calls_no_model_and_makes_no_run_folder(
     assert "optbench summary" not in done.stdout
 
 
-def test_a_value_after_a_space_works_like_one_after_an_equals_sign(
-    outside_dataset: Path, tmp_path: Path
-) -> None:
-    spaced = _pytest("--dataset", str(outside_dataset), "--model=oracle", "--co", "-q")
-    joined = _pytest(f"--dataset={outside_dataset}", "--model=oracle", "--co", "-q")
+def test_a_value_after_a_space_works_like_one_after_an_equals_sign() -> None:
+    spaced = _pytest("--model", "oracle", "-k", "mf_e_00", "--co", "-q")
+    joined = _pytest("--model=oracle", "-k", "mf_e_00", "--co", "-q")
     assert spaced.returncode == joined.returncode == 0, spaced.stdout[-2000:] + spaced.stderr[-2000:]
     assert _collected(spaced.stdout) == _collected(joined.stdout)
+    assert len(_collected(joined.stdout)) > 1
+
+
+def test_an_outside_path_after_a_space_is_a_usage_error_naming_the_equals_form(
+    outside_dataset: Path,
+) -> None:
+    """pytest reads the path as a test path and misses pytest.ini before the plugin is loaded; the
+    run stops in the same process (no second pytest) and says what to write."""
+    spaced = _pytest("--dataset", str(outside_dataset), "--model=oracle", "--co", "-q")
+    joined = _pytest(f"--dataset={outside_dataset}", "--model=oracle", "--co", "-q")
+    assert spaced.returncode == pytest.ExitCode.USAGE_ERROR, spaced.stdout[-2000:] + spaced.stderr[-2000:]
+    assert f"write value options with '=': --dataset={outside_dataset}" in spaced.stderr
+    assert not _collected(spaced.stdout)
+    assert joined.returncode == 0, joined.stdout[-2000:] + joined.stderr[-2000:]
     assert len(_collected(joined.stdout)) == 2
 
 
@@ -104,7 +117,7 @@ def test_a_run_without_a_model_says_why_no_case_ran() -> None:
 def test_a_run_without_the_junitxml_plugin_still_reports(outside_dataset: Path, tmp_path: Path) -> None:
     run_dir = tmp_path / "run"
     done = _pytest(
-        "-p", "no:junitxml", "--dataset", str(outside_dataset), "--model=oracle", "--report-dir", str(run_dir)
+        "-p", "no:junitxml", f"--dataset={outside_dataset}", "--model=oracle", f"--report-dir={run_dir}"
     )
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     assert "INTERNALERROR" not in done.stdout + done.stderr

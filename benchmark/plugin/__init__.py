@@ -5,7 +5,7 @@ This module declares the options and the two benchmark fixtures, and registers o
 per concept, each holding its own state and given the session's :class:`.configuration.BenchRun`;
 what one of them makes for others is in ``config.stash`` under a typed key (in capitals below):
 
-- :mod:`.arguments` (``ValueOptions``): ``--opt VALUE`` as ``--opt=VALUE``;
+- :mod:`.arguments` (``ValueOptions``): ``--opt VALUE`` as ``--opt=VALUE``, or a usage error saying so;
 - :mod:`.configuration`: the session's suite, dataset and run folder, checked once;
 - :mod:`.collection` (``CaseCollection``): cases as items, the selection (``SELECTION``) and the
   cases dropped for want of a model (``DESELECTED_WITHOUT_MODEL``);

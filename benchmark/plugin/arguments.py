@@ -1,15 +1,17 @@
-"""``--opt VALUE`` works like ``--opt=VALUE`` for every optbench value option.
+"""``--opt VALUE`` works like ``--opt=VALUE`` for every optbench value option, or says why not.
 
 pytest picks its rootdir and ini file before any plugin option is known, so the value of an option
-given after a space counts as a test path there: a path outside the checkout makes it miss this
-project's ``pytest.ini`` (no ``testpaths``, no markers).
+given after a space counts as a test path there: an existing path outside the checkout makes it
+miss this project's ``pytest.ini`` (no ``testpaths``, no markers). Nothing a plugin does can pick
+the ini file again, and running pytest anew from a hook (``os.execv``, as this module once did)
+replaces the process under whoever started it; so that one case is a usage error naming the
+``=`` form to write. Every other value works after a space, and xdist workers are handed the
+``=`` form of all of them.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import os
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -47,10 +49,8 @@ class ValueOptions:
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_load_initial_conftests(self, early_config: pytest.Config) -> None:
-        """When a value after a space made pytest miss ``pytest.ini``, run pytest again, at once,
-        with the values joined; the run then is exactly the ``=`` form's. When pytest is not the
-        main program (``pytest.main()`` inside another process) it cannot be, and the error says
-        what to write instead."""
+        """When a value after a space made pytest miss ``pytest.ini``, stop before anything runs
+        and name the ``=`` form of the options that did it."""
         if is_worker(early_config):
             return
         raw = [str(arg) for arg in early_config.invocation_params.args]
@@ -63,17 +63,11 @@ class ValueOptions:
             or any(arg == "-c" or arg.startswith(("--config-file", "--rootdir")) for arg in raw)
         ):
             return
-        if sys.argv[1:] != raw:
-            raise pytest.UsageError(
-                "pytest read the value of an optbench option as a test path and so missed pytest.ini; "
-                "write value options with '=', e.g. --dataset=PATH --report-dir=DIR"
-            )
-        capture = early_config.pluginmanager.getplugin("capturemanager")
-        if capture is not None:  # give the terminal back: the new process inherits the descriptors
-            capture.stop_global_capturing()
-        sys.stdout.flush()
-        sys.stderr.flush()
-        os.execv(sys.executable, [sys.executable, "-m", "pytest", *joined])
+        spaced = [arg for arg in joined if arg not in raw]
+        raise pytest.UsageError(
+            "pytest read the value of an optbench option as a test path and so missed pytest.ini; "
+            f"write value options with '=': {' '.join(spaced)}"
+        )
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_configure(self, config: pytest.Config) -> None:
