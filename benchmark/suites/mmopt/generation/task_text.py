@@ -1,10 +1,14 @@
 """The task text of a package: a title, prose wrapped to one width, and the ``solve()`` output contract.
 
-Usage in a subcategory's ``templates.py`` (new subcategories: start here, not from a copy):
+Usage in a subcategory's ``templates.py`` (new subcategories: start here, not from a copy), with
+the paragraphs and the contract's key list in the plug-in's ``resources/task_text.toml``:
 
+    from benchmark.resources import text_fragments
     from benchmark.suites.mmopt.generation.task_text import output_contract, task_text
-    CONTRACT = output_contract('- "status": "optimal" when ...;\\n- "objective_value": ...\\n')
-    def task_input(record): return task_text("Title (family)", READING, TASK, contract=CONTRACT)
+    _TEXT = text_fragments(__name__, "task_text.toml")
+    CONTRACT = output_contract(_TEXT["contract"])  # '- "status": "optimal" when ...;\\n- ...\\n'
+    def task_input(record):
+        return task_text("Title (family)", _TEXT["reading"], _TEXT["task"], contract=CONTRACT)
 
 Every subcategory tells the model the same thing about the code it must write; only the keys of the
 returned dict differ. Stating that sentence once keeps the contract identical across subcategories

@@ -3,8 +3,9 @@
 A subcategory (``maximum_flow``, ``minimum_cost_flow`` …) is one folder under
 ``benchmark/suites/mmopt/subcategories/`` whose ``__init__.py`` exposes ``SUBCATEGORY``, an object
 satisfying :class:`Subcategory`. The folder holds everything about that problem type: the instance
-generator, the visual renderer, the text/model/solver templates and the solution validator used in
-scoring. Nothing outside the folder needs to change to add one.
+generator, the visual renderer, the text/model/solver templates (``templates.py``, which fills the
+files of the folder's ``resources/``) and the solution validator used in scoring. Nothing outside
+the folder needs to change to add one.
 """
 
 from __future__ import annotations
