@@ -9,6 +9,7 @@ optbench plugin object when it is registered; it does not change afterwards.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import os
 import uuid
 from dataclasses import dataclass, field
@@ -29,9 +30,11 @@ from benchmark.schedules import SampleSpec, sample_specs
 from benchmark.suites.base import Suite, get_suite, suite_names
 from benchmark.verdict import DatasetError
 
-#: ``workerinput`` keys by which the xdist controller hands its run folder and session to workers.
+#: ``workerinput`` keys by which the xdist controller hands its run folder, session and the
+#: dataset's fingerprint to workers.
 WORKER_RUN_DIR = "optbench_run_dir"
 WORKER_SESSION = "optbench_session"
+WORKER_DATASET = "optbench_dataset"
 
 
 @dataclass(frozen=True)
@@ -53,10 +56,21 @@ class BenchRun:
     session: str = field(default_factory=lambda: uuid.uuid4().hex)
     """Names this invocation across its xdist workers (cache entries and ledger lines carry it)."""
     started: str = field(default_factory=now_iso)
+    given_fingerprint: dict[str, str] | None = None
+    """The dataset's fingerprint as the xdist controller computed it (workers only)."""
 
     @property
     def setting(self) -> str:
         return self.options.setting or self.suite.default_setting
+
+    @functools.cached_property
+    def dataset_fingerprint(self) -> dict[str, str]:
+        """The dataset's name, version and content hash (manifest and records), computed once per
+        run: hashing every file of MM-OptBench's 780 packages takes about a second, which each
+        worker used to spend again on its first case while its generation phase started."""
+        if self.given_fingerprint is not None:
+            return self.given_fingerprint
+        return self.suite.dataset_fingerprint(self.dataset)
 
 
 def is_worker(config: pytest.Config) -> bool:
@@ -118,7 +132,8 @@ def configure_run(config: pytest.Config) -> BenchRun:
         return run
     if run.worker:
         workerinput = config.workerinput  # type: ignore[attr-defined]
-        return _with_run(run, RunPaths(Path(workerinput[WORKER_RUN_DIR])), workerinput[WORKER_SESSION])
+        worker_run = _with_run(run, RunPaths(Path(workerinput[WORKER_RUN_DIR])), workerinput[WORKER_SESSION])
+        return dataclasses.replace(worker_run, given_fingerprint=workerinput.get(WORKER_DATASET))
     _check_model_options(options, _other_models(config, suite))
     run_dir = choose_run_dir(
         run.rootdir / "reports", options.model, suite.name, options.report_dir, options.resume

@@ -116,7 +116,7 @@ class CaseEvaluation:
             sandbox=create_sandbox(hidden_paths(run), prefer=kind_for_option(options.sandbox)),
             limits=Limits(wall_timeout_s=options.exec_timeout, memory_mb=options.memory_mb),
             finished=finished_cases(run.run.results) if options.resume else {},
-            dataset=run.suite.dataset_fingerprint(run.dataset),
+            dataset=run.dataset_fingerprint,
         )
 
     def verdict(self, node: pytest.Item, case: Case, runtime: Runtime) -> dict[str, Any]:

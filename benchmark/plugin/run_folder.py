@@ -156,7 +156,7 @@ class RunFolder:
             self.paths,
             {
                 "suite": run.suite.name,
-                "dataset": {"root": str(run.dataset), **run.suite.dataset_fingerprint(run.dataset)},
+                "dataset": {"root": str(run.dataset), **run.dataset_fingerprint},
                 "model": model_description,
                 "decoding": {
                     "schedule": options.schedule,

@@ -1,5 +1,6 @@
-"""The xdist controller's side of a run: it hands its run folder and session to the workers, learns
-the selection from their collection, and records the case of a worker that died.
+"""The xdist controller's side of a run: it hands its run folder, session and dataset fingerprint
+to the workers, learns the selection from their collection, and records the case of a worker that
+died.
 
 Registered only when xdist is installed, whose hooks pytest would not know otherwise.
 """
@@ -12,7 +13,7 @@ import pytest
 
 from benchmark.plugin.case_record import base_record
 from benchmark.plugin.collection import SELECTION, case_of_nodeid, selected_keys
-from benchmark.plugin.configuration import WORKER_RUN_DIR, WORKER_SESSION, BenchRun
+from benchmark.plugin.configuration import WORKER_DATASET, WORKER_RUN_DIR, WORKER_SESSION, BenchRun
 from benchmark.records import append_record
 from benchmark.run import now_iso
 
@@ -28,6 +29,7 @@ class WorkerAccounting:
         if self.run.run is not None:
             node.workerinput[WORKER_RUN_DIR] = str(self.run.run.root)
             node.workerinput[WORKER_SESSION] = self.run.session
+            node.workerinput[WORKER_DATASET] = self.run.dataset_fingerprint
 
     def pytest_xdist_node_collection_finished(self, node: Any, ids: list[str]) -> None:
         """Every worker collects the same items; the first one to report names the selection."""
@@ -44,7 +46,7 @@ class WorkerAccounting:
         worker = getattr(getattr(report, "node", None), "gateway", None)
         detail = f"the xdist worker {getattr(worker, 'id', '?')} died while running this case"
         record = {
-            **base_record(case, run, run.suite.dataset_fingerprint(run.dataset), sandbox=None),
+            **base_record(case, run, run.dataset_fingerprint, sandbox=None),
             "outcome": "error",
             "passed": False,
             "category": "harness_error",
