@@ -18,26 +18,28 @@ selected cases, while the main thread runs the cases in pytest's order:
   its prefetch go through the same per-process limit (:class:`~benchmark.limiter.GatedAdapter`), so
   the bound holds for them too.
 
-The first request of a case is taken from the suite without running the case: the suite's optional
-``first_request(case) -> Sequence[Message]`` when it has one, otherwise its ``evaluate`` is run with a
-model that captures the first request and stops the evaluation right there (:func:`first_request`).
-Both go through :meth:`CaseContext.complete`, so the request, and hence the cache key, is byte for
-byte the one the case will make. A suite for which neither works (it needs the sandbox before its
-first model call) simply gets no prefetch: its cases still run, through the limiter.
+The first request of a case is taken from the suite without running the case: its ``evaluate`` is
+run with a model that captures the first request and stops the evaluation right there
+(:func:`first_request`), or, when the suite has one, its optional ``first_request(case, context)``,
+which makes only that first call through ``context``, skipping what ``evaluate`` does before it
+that does not shape the request (MM-OptBench's instance check, whose first use in a process
+imports a subcategory's scoring stack for seconds while every prefetch thread waits on the import
+lock). Both go through :meth:`CaseContext.complete`, so the request, and hence the cache key, is
+byte for byte the one the case will make. A suite for which neither works (it needs the sandbox
+before its first model call) simply gets no prefetch: its cases still run, through the limiter.
 """
 
 from __future__ import annotations
 
 import queue
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from adapters.base import Completion, CompletionRequest
 from adapters.cache import CachedAdapter
 from benchmark.cases import Case
-from benchmark.messages import Message
 from benchmark.sandbox import Limits
 from benchmark.suites.base import CaseContext, Suite
 
@@ -99,11 +101,10 @@ def first_request(
         objective_only=objective_only,
         max_tokens=max_tokens,
     )
-    messages_of = getattr(suite, "first_request", None)
+    first_call = getattr(suite, "first_request", None)
     try:
-        if callable(messages_of):
-            messages: Sequence[Message] = messages_of(case)
-            context.complete(messages)
+        if callable(first_call):
+            first_call(case, context)
         else:
             suite.evaluate(case, context)
     except _Captured as captured:

@@ -273,6 +273,22 @@ class MMOptSuite:
         verdict.extra.update(note)
         return verdict
 
+    def first_request(self, case: Case, context: CaseContext) -> None:
+        """Make the case's first model call, as :meth:`evaluate` would, without the instance check
+        before it: for the generation phase (``benchmark.prefetch``), which then needs no
+        subcategory's scoring modules (their first import in a process takes seconds, and every
+        prefetch thread would wait for it). The case itself still checks the instance before it
+        scores anything; a malformed package costs its one prefetched request."""
+        package = packages.load_package(case.instance, packages.SETTING_FILES[case.setting])
+        if case.setting in ("stage1", "two_stage"):
+            messages = stage1_messages(package, case_id=package.instance_id)
+            _interaction(context, "stage1").complete(messages)
+        elif case.setting == "oracle_reading":
+            messages = payload_messages(package, package.instance_id, public_record(package))
+            _interaction(context, "oracle_reading").complete(messages)
+        else:
+            _interaction(context, "stage2").complete(stage2_messages(package, case_id=package.instance_id))
+
     def _evaluate(
         self, case: Case, context: CaseContext, package: packages.Package, oracle: Callable[[], str]
     ) -> Verdict:
