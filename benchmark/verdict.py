@@ -12,10 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-#: Faults that are not the model's: reported apart, excluded from metrics, re-run by ``--resume``.
-#: ``harness_error`` is any exception escaping a suite's evaluation (a bug in a validator, parser or
-#: scorer) and a case whose xdist worker died under it.
-INFRASTRUCTURE_CATEGORIES: tuple[str, ...] = ("api_error", "sandbox_error", "dataset_error", "harness_error")
+from benchmark.categories import InfrastructureCategory
+
+#: Faults that are not the model's (:class:`InfrastructureCategory`), as the strings records carry.
+INFRASTRUCTURE_CATEGORIES: tuple[str, ...] = tuple(InfrastructureCategory)
 
 
 class InfrastructureError(Exception):

@@ -26,6 +26,7 @@ import pytest
 
 from adapters.base import Completion, CompletionRequest, Decoding, ModelAdapter
 from benchmark.cases import Case, InstanceRef
+from benchmark.categories import ExecutionCategory
 from benchmark.messages import Message
 from benchmark.reporting.render import Table
 from benchmark.sandbox import Limits, Sandbox
@@ -201,16 +202,9 @@ class Suite(Protocol):
         ...
 
 
-#: Model-failure classes of any answer that is code run in the sandbox, in pipeline order (the
-#: first six of MM-OptBench's Table 9); suites add their scoring's own after these.
-EXECUTION_CATEGORIES: tuple[str, ...] = (
-    "response_contract",
-    "syntax",
-    "dependency",
-    "runtime",
-    "timeout",
-    "output_format",
-)
+#: Model-failure classes of any answer that is code run in the sandbox (:class:`ExecutionCategory`,
+#: in pipeline order); suites add their scoring's own after these.
+EXECUTION_CATEGORIES: tuple[str, ...] = tuple(ExecutionCategory)
 
 
 def instance_markers(suite: Suite, instance: InstanceRef) -> tuple[str, ...]:

@@ -22,13 +22,20 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
+from benchmark.categories import ExecutionCategory, InfrastructureCategory
 from benchmark.sandbox import ExecutionResult, Limits, Outcome, Sandbox
 from benchmark.suites.mamo.lp_solvers import LP_FILE, RESULT_PREFIX
 from benchmark.tagged_output import tagged_object
 from benchmark.verdict import InfrastructureError
 
 #: Categories of an artifact that did not run; these are what the code modifier is asked to fix.
-NOT_EXECUTED: tuple[str, ...] = ("syntax", "dependency", "runtime", "timeout", "output_format")
+NOT_EXECUTED: tuple[str, ...] = (
+    ExecutionCategory.SYNTAX,
+    ExecutionCategory.DEPENDENCY,
+    ExecutionCategory.RUNTIME,
+    ExecutionCategory.TIMEOUT,
+    ExecutionCategory.OUTPUT_FORMAT,
+)
 _ERROR_CHARS = 3000
 
 
@@ -71,7 +78,7 @@ def _trim(text: str) -> str:
 
 def _failed_run(result: ExecutionResult) -> Attempt:
     if result.outcome is Outcome.SANDBOX_ERROR:
-        raise InfrastructureError("sandbox_error", result.error)
+        raise InfrastructureError(InfrastructureCategory.SANDBOX_ERROR, result.error)
     return Attempt(str(result.outcome), None, _trim(result.error), False, result.wall_s)
 
 
@@ -102,7 +109,7 @@ def _python_attempt(result: ExecutionResult) -> Attempt:
     if value is None:
         tail = result.stdout.strip().splitlines()[-1:] or ["(nothing)"]
         return Attempt(
-            "output_format",
+            ExecutionCategory.OUTPUT_FORMAT,
             None,
             f"the program must print only the number y(t0); its last output line was: {tail[0][:200]}",
             False,
@@ -118,23 +125,33 @@ def run_lp(lp_text: str, script: str, sandbox: Sandbox, limits: Limits) -> Attem
 
 def _lp_attempt(result: ExecutionResult) -> Attempt:
     if result.outcome in (Outcome.SYNTAX, Outcome.DEPENDENCY):
-        raise InfrastructureError("sandbox_error", f"the LP solve script could not run: {result.error}")
+        raise InfrastructureError(
+            InfrastructureCategory.SANDBOX_ERROR, f"the LP solve script could not run: {result.error}"
+        )
     if result.outcome is not Outcome.OK:
         return _failed_run(result)
     solved = tagged_object(result.stdout, RESULT_PREFIX)
     if solved is None:
         raise InfrastructureError(
-            "sandbox_error", f"the LP solve script printed no result: {result.stdout[-500:]}"
+            InfrastructureCategory.SANDBOX_ERROR,
+            f"the LP solve script printed no result: {result.stdout[-500:]}",
         )
     if not solved.get("read"):
         error = str(solved.get("error") or "the solver could not read the file")
         if result.stderr.strip():
             error = f"{error}\n{result.stderr.strip()}"
-        return Attempt("syntax", None, _trim(error), False, result.wall_s)
+        return Attempt(ExecutionCategory.SYNTAX, None, _trim(error), False, result.wall_s)
     status = str(solved.get("status"))
     objective = solved.get("objective")
     if status == "optimal" and isinstance(objective, int | float) and math.isfinite(objective):
         return Attempt(None, float(objective), "", True, result.wall_s, status)
     if status in ("infeasible", "unbounded", "infeasible_or_unbounded"):
         return Attempt("wrong_objective", None, f"the model is {status}", True, result.wall_s, status)
-    return Attempt("runtime", None, f"the solver stopped with status {status}", False, result.wall_s, status)
+    return Attempt(
+        ExecutionCategory.RUNTIME,
+        None,
+        f"the solver stopped with status {status}",
+        False,
+        result.wall_s,
+        status,
+    )

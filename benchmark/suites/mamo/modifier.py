@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
+from benchmark.categories import ExecutionCategory
 from benchmark.messages import Message
 from benchmark.suites.mamo.execution import NOT_EXECUTED, Attempt
 from benchmark.suites.mamo.prompts import fenced, modifier_messages
@@ -56,7 +57,7 @@ def modify(
         extracted = extract(reply, ode=ode)
         record: dict[str, Any] = {"pass": number, "sent": [m.plain_text() for m in messages]}
         if extracted.artifact is None:
-            record["result"] = {"category": "response_contract", "error": extracted.violation}
+            record["result"] = {"category": ExecutionCategory.RESPONSE_CONTRACT, "error": extracted.violation}
             outcome.passes.append(record)
             continue
         outcome.artifact = extracted.artifact

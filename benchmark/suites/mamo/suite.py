@@ -20,6 +20,7 @@ import pytest
 from adapters.artifacts import PREFIX as ARTIFACTS_PREFIX
 from adapters.base import OracleUnavailable
 from benchmark.cases import Case, InstanceRef
+from benchmark.categories import ExecutionCategory
 from benchmark.messages import Message
 from benchmark.reporting.render import Table
 from benchmark.suites.base import EXECUTION_CATEGORIES, CaseContext, Grouping
@@ -187,7 +188,7 @@ class MamoSuite:
             cut = " (the reply was cut off by the output limit)" if truncated else ""
             scores = {"raw": 0.0, "modified": 0.0, "executed_raw": 0.0, "executed_modified": 0.0}
             return Verdict.fail(
-                "response_contract",
+                ExecutionCategory.RESPONSE_CONTRACT,
                 extracted.violation + cut,
                 expected_objective=answer,
                 scores=scores,

@@ -28,6 +28,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from benchmark.categories import ExecutionCategory
 from benchmark.suites.mmopt.package import Package
 from benchmark.suites.mmopt.scoring import check_decisions, normalize_result, read_objective, tolerance_for
 from benchmark.verdict import Verdict
@@ -59,8 +60,15 @@ COMPACT_GROUP: dict[str, str] = {
     "other_code_artifact": "other_code_artifact",
 }
 
-_ARTIFACT_CATEGORIES = frozenset({"response_contract", "output_format"})
-_EXECUTION_CATEGORIES = frozenset({"syntax", "dependency", "runtime", "timeout"})
+_ARTIFACT_CATEGORIES = frozenset({ExecutionCategory.RESPONSE_CONTRACT, ExecutionCategory.OUTPUT_FORMAT})
+_EXECUTION_CATEGORIES = frozenset(
+    {
+        ExecutionCategory.SYNTAX,
+        ExecutionCategory.DEPENDENCY,
+        ExecutionCategory.RUNTIME,
+        ExecutionCategory.TIMEOUT,
+    }
+)
 #: Statuses that say the encoded problem has no optimum; the instance has one, so the model is wrong.
 _NO_OPTIMUM_STATUSES = frozenset({"infeasible", "unbounded", "infeasible_or_unbounded", "no_solution"})
 _OBJECTIVE_SECTION = re.compile(r"^#+\s*objective\b(?P<body>.*?)(?=^#+\s|\Z)", re.I | re.M | re.S)

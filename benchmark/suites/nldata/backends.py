@@ -22,6 +22,7 @@ import subprocess
 import sys
 from dataclasses import dataclass
 
+from benchmark.categories import ExecutionCategory
 from benchmark.suites.nldata.mathprog import BACKEND as MATHPROG
 from benchmark.suites.nldata.mathprog import RESULT_PREFIX
 
@@ -118,4 +119,6 @@ _AMPL_CLASSES: tuple[tuple[re.Pattern[str], str], ...] = (
 
 def classify_ampl(error: str) -> str:
     """The suite category of an error AMPL gave while reading the files (unverified wording)."""
-    return next((category for pattern, category in _AMPL_CLASSES if pattern.search(error)), "syntax")
+    return next(
+        (category for pattern, category in _AMPL_CLASSES if pattern.search(error)), ExecutionCategory.SYNTAX
+    )

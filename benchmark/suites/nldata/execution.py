@@ -14,6 +14,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from benchmark.categories import ExecutionCategory, InfrastructureCategory
 from benchmark.sandbox import Limits, Outcome, Sandbox
 from benchmark.suites.nldata.backends import AMPL, AMPL_SCRIPT, classify_ampl
 from benchmark.suites.nldata.heldout import Dumped, dump_model, model_without_data, parse_dump
@@ -47,7 +48,13 @@ def _ampl_execution(parsed: dict[str, Any], rewrites: dict[str, list[str]]) -> E
     if status in ("infeasible", "unbounded"):
         return Execution(status, None, status, f"the model is {status}", log, rewrites, backend=AMPL)
     return Execution(
-        "error", None, "runtime", f"AMPL stopped with solve_result {status}", log, rewrites, backend=AMPL
+        "error",
+        None,
+        ExecutionCategory.RUNTIME,
+        f"AMPL stopped with solve_result {status}",
+        log,
+        rewrites,
+        backend=AMPL,
     )
 
 
@@ -59,28 +66,40 @@ def _invoke(
     result = sandbox.run_script(script, limits, files=files)
     if result.outcome is Outcome.TIMEOUT:
         return Execution(
-            "error", None, "timeout", result.error, "", rewrites, wall_s=result.wall_s, stderr=result.stderr
+            "error",
+            None,
+            ExecutionCategory.TIMEOUT,
+            result.error,
+            "",
+            rewrites,
+            wall_s=result.wall_s,
+            stderr=result.stderr,
         )
     if result.outcome is Outcome.RUNTIME:
         return Execution(
-            "error", None, "runtime", result.error, result.stderr[-3000:], rewrites, wall_s=result.wall_s,
-            stderr=result.stderr,
+            "error", None, ExecutionCategory.RUNTIME, result.error, result.stderr[-3000:], rewrites,
+            wall_s=result.wall_s, stderr=result.stderr,
         )  # fmt: skip
     if result.outcome is not Outcome.OK:
-        raise InfrastructureError("sandbox_error", f"the solver script could not run: {result.error}")
+        raise InfrastructureError(
+            InfrastructureCategory.SANDBOX_ERROR, f"the solver script could not run: {result.error}"
+        )
     parsed = tagged_object(result.stdout, RESULT_PREFIX)
     if parsed is None:
         raise InfrastructureError(
-            "sandbox_error", f"the solver script printed no result: {result.stdout[-500:]}"
+            InfrastructureCategory.SANDBOX_ERROR,
+            f"the solver script printed no result: {result.stdout[-500:]}",
         )
     if "glpsol" in parsed and parsed.get("glpsol") is None:
-        raise InfrastructureError("sandbox_error", "glpsol is not installed where the sandbox can run it")
+        raise InfrastructureError(
+            InfrastructureCategory.SANDBOX_ERROR, "glpsol is not installed where the sandbox can run it"
+        )
     return parsed, result.wall_s, result.stderr
 
 
 def _glpsol_run(run: Any, model: str, data: str, rewrites: dict[str, list[str]]) -> Execution:
     if not isinstance(run, dict):
-        raise InfrastructureError("sandbox_error", f"the glpsol script reported {run!r}")
+        raise InfrastructureError(InfrastructureCategory.SANDBOX_ERROR, f"the glpsol script reported {run!r}")
     solution = run.get("solution")
     return interpret(
         int(run.get("rc", 1)),
@@ -123,7 +142,9 @@ def run_with_dump(
     parsed, wall_s, stderr = invoked
     runs = parsed.get("runs")
     if not isinstance(runs, list) or len(runs) != len(jobs):
-        raise InfrastructureError("sandbox_error", f"the glpsol script reported {len(jobs)} jobs wrongly")
+        raise InfrastructureError(
+            InfrastructureCategory.SANDBOX_ERROR, f"the glpsol script reported {len(jobs)} jobs wrongly"
+        )
     dumped = parse_dump(str(runs[-1].get("log", ""))) if dump_names else Dumped({}, {})
     lp = runs[-1].get("lp") if dump_names else None
     listing = lp if isinstance(lp, str) else None
@@ -170,7 +191,9 @@ def run_unseen(model: str, datas: Sequence[str], sandbox: Sandbox, limits: Limit
     parsed, wall_s, stderr = invoked
     runs = parsed.get("runs")
     if not isinstance(runs, list) or len(runs) != len(jobs):
-        raise InfrastructureError("sandbox_error", f"the glpsol script reported {len(jobs)} jobs wrongly")
+        raise InfrastructureError(
+            InfrastructureCategory.SANDBOX_ERROR, f"the glpsol script reported {len(jobs)} jobs wrongly"
+        )
     return [
         dataclasses.replace(_glpsol_run(run, one.model, one.data, one.rewrites), wall_s=wall_s, stderr=stderr)
         for run, one in zip(runs, prepared, strict=True)

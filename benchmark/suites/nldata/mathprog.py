@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from benchmark.categories import ExecutionCategory
 from benchmark.resources import resource_text
 from benchmark.suites.nldata.entities import statements, tokens
 from benchmark.suites.nldata.statements import statement_spans
@@ -215,7 +216,7 @@ def classify(log: str, model: str, data: str) -> tuple[str, str]:
     unsupported = ampl_only_constructs(model, data)
     if unsupported:
         return "unsupported_syntax", f"AMPL syntax MathProg cannot run: {', '.join(unsupported)} ({decisive})"
-    return "syntax", decisive
+    return ExecutionCategory.SYNTAX, decisive
 
 
 def read_solution(text: str) -> tuple[str, float | None]:
@@ -256,7 +257,7 @@ def interpret(
     """Turn glpsol's exit status, log and solution file into an :class:`Execution`."""
     if memory := _OUT_OF_MEMORY.search(log):  # GLPK aborts where it stands, mid-translation or not
         reason = f"glpsol ran out of memory (the sandbox's memory cap): {memory.group()}"
-        return Execution("error", None, "runtime", reason, log, rewrites)
+        return Execution("error", None, ExecutionCategory.RUNTIME, reason, log, rewrites)
     translated = "Model has been successfully generated" in log
     if "MathProg model processing error" in log or (rc != 0 and solution is None and not translated):
         category, error = classify(log, model, data)
@@ -272,7 +273,12 @@ def interpret(
         return Execution("unbounded", None, "unbounded", "the model is unbounded", log, rewrites)
     if solution is None:
         return Execution(
-            "error", None, "runtime", f"glpsol wrote no solution (exit status {rc})", log, rewrites
+            "error",
+            None,
+            ExecutionCategory.RUNTIME,
+            f"glpsol wrote no solution (exit status {rc})",
+            log,
+            rewrites,
         )
     status, objective = read_solution(solution)
     if status == "optimal" and objective is not None:
@@ -281,8 +287,15 @@ def interpret(
         return Execution(status, None, status, f"the model is {status}", log, rewrites)
     if refusal := _REFUSAL.search(log):
         reason = f"glpsol refused to solve: {refusal.group()}"
-        return Execution("error", None, "runtime", reason, log, rewrites)
-    return Execution("error", None, "runtime", f"glpsol stopped with solution status {status}", log, rewrites)
+        return Execution("error", None, ExecutionCategory.RUNTIME, reason, log, rewrites)
+    return Execution(
+        "error",
+        None,
+        ExecutionCategory.RUNTIME,
+        f"glpsol stopped with solution status {status}",
+        log,
+        rewrites,
+    )
 
 
 def glpsol_argv(glpsol: str, solution: str, time_limit_s: int | None = None) -> list[str]:

@@ -12,6 +12,7 @@ from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from benchmark.categories import ExecutionCategory
 from benchmark.reporting.render import Table
 from benchmark.suites.nldata.settings import SETTINGS
 
@@ -19,14 +20,14 @@ from benchmark.suites.nldata.settings import SETTINGS
 #: MathProg's translation (``unsupported_syntax`` is AMPL that MathProg cannot run, reported apart
 #: from the model's own errors), then the solve, then the objective.
 ERROR_CATEGORIES: tuple[str, ...] = (
-    "response_contract",
+    ExecutionCategory.RESPONSE_CONTRACT,
     "unsupported_syntax",
-    "syntax",
+    ExecutionCategory.SYNTAX,
     "undefined_entity",
     "undeclared_data_parameter",
     "missing_data",
-    "runtime",
-    "timeout",
+    ExecutionCategory.RUNTIME,
+    ExecutionCategory.TIMEOUT,
     "infeasible",
     "unbounded",
     "wrong_objective",

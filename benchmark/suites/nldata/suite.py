@@ -23,6 +23,7 @@ import pytest
 
 from adapters.base import AdapterError
 from benchmark.cases import Case, InstanceRef
+from benchmark.categories import ExecutionCategory
 from benchmark.reporting.render import Table
 from benchmark.suites.base import CaseContext, Grouping
 from benchmark.suites.nldata import backends, commands, dataset, reporting
@@ -150,7 +151,7 @@ class NLDataSuite:
         if extracted.model is None or extracted.data is None:
             cut = " (the reply was cut off by the output limit)" if completion.truncated else ""
             return Verdict.fail(
-                "response_contract",
+                ExecutionCategory.RESPONSE_CONTRACT,
                 extracted.violation + cut,
                 expected_objective=task.objective,
                 scores={"ebc": 0.0, "ef1": 0.0},

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Any
 
+from benchmark.categories import InfrastructureCategory
 from benchmark.resources import resource_text
 from benchmark.sandbox import Limits, Outcome, Sandbox
 from benchmark.suites.tbmath.tasks import OFFICIAL_CHECKS, OFFICIAL_SCORER, Task
@@ -110,7 +111,7 @@ def run_official(task: Task, artifact: bytes | None, sandbox: Sandbox) -> Offici
     )
     result = sandbox.run_script(_RUNNER, limits, files={PAYLOAD_FILE: json.dumps(payload)})
     if result.outcome is Outcome.SANDBOX_ERROR:
-        raise InfrastructureError("sandbox_error", result.error)
+        raise InfrastructureError(InfrastructureCategory.SANDBOX_ERROR, result.error)
     report = None
     for line in reversed(result.stdout.splitlines()):
         if line.startswith(RESULT_PREFIX):
@@ -124,7 +125,7 @@ def run_official(task: Task, artifact: bytes | None, sandbox: Sandbox) -> Offici
         )
     if not report["paths"]:
         raise InfrastructureError(
-            "sandbox_error",
+            InfrastructureCategory.SANDBOX_ERROR,
             "--scoring=official needs the bubblewrap sandbox: the task's verifier reads /tests, /logs "
             "and /root/results, which a plain subprocess cannot provide",
         )

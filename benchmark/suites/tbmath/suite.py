@@ -30,6 +30,7 @@ import pytest
 from adapters.artifacts import PREFIX as ARTIFACTS_PREFIX
 from adapters.base import OracleUnavailable
 from benchmark.cases import Case, InstanceRef
+from benchmark.categories import ExecutionCategory
 from benchmark.records import RESULTS_FILE, latest_by_case, read_records
 from benchmark.reporting.render import Table
 from benchmark.suites.base import EXECUTION_CATEGORIES, CaseContext, Grouping
@@ -333,11 +334,13 @@ def official_verdict(
         "extra": extra,
     }
     if raw is None:
-        return Verdict.fail("response_contract", f"no artifact at {task.artifact_path}", **common)
+        return Verdict.fail(
+            ExecutionCategory.RESPONSE_CONTRACT, f"no artifact at {task.artifact_path}", **common
+        )
     if not result.checks_passed:
         failed = [c["name"] for c in result.checks if c["status"] != "passed"]
         detail = f"{tasks.OFFICIAL_CHECKS} failed: {', '.join(failed) or 'see the verifier output'}"
-        return Verdict.fail("output_format", detail, **common)
+        return Verdict.fail(ExecutionCategory.OUTPUT_FORMAT, detail, **common)
     if result.reward >= pass_at:
         return Verdict(passed=True, **common)
     return Verdict.fail("wrong_objective", f"official reward {result.reward:.6g} < {pass_at:g}", **common)
@@ -413,20 +416,29 @@ def score_artifact(
     category: str | None = None
     detail = ""
     if raw is None:
-        category, detail = "response_contract", f"no artifact at {task.artifact_path}"
+        category, detail = ExecutionCategory.RESPONSE_CONTRACT, f"no artifact at {task.artifact_path}"
     else:
         try:
             artifact = json.loads(raw.decode("utf-8"))
         except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-            category, detail = "output_format", f"{task.artifact_path} is not valid JSON ({exc})"
+            category, detail = (
+                ExecutionCategory.OUTPUT_FORMAT,
+                f"{task.artifact_path} is not valid JSON ({exc})",
+            )
         except RecursionError:
             artifact = None
-            category, detail = "output_format", f"{task.artifact_path} is nested too deeply to read"
+            category, detail = (
+                ExecutionCategory.OUTPUT_FORMAT,
+                f"{task.artifact_path} is nested too deeply to read",
+            )
         else:
             if not isinstance(artifact, dict):
-                category, detail = "output_format", f"{task.artifact_path} must hold a JSON object"
+                category, detail = (
+                    ExecutionCategory.OUTPUT_FORMAT,
+                    f"{task.artifact_path} must hold a JSON object",
+                )
             elif nesting_depth(artifact) > MAX_ARTIFACT_DEPTH:
-                category = "output_format"
+                category = ExecutionCategory.OUTPUT_FORMAT
                 detail = f"{task.artifact_path} is nested more than {MAX_ARTIFACT_DEPTH} levels deep"
                 artifact = None
     extra["artifact"] = artifact
@@ -465,7 +477,9 @@ def score_artifact(
             scores["o_eval"] = o_eval(panel.raw, oracle_raw)
             scores["multi_o_eval"] = references.score
     scores["gated_raw"] = scores.get("raw", 0.0)
-    artifact_ok = category not in ("response_contract", "output_format") and not gated
+    artifact_ok = (
+        category not in (ExecutionCategory.RESPONSE_CONTRACT, ExecutionCategory.OUTPUT_FORMAT) and not gated
+    )
     if baseline is not None:
         base = baseline.get(task.task_id)
         if base is None:

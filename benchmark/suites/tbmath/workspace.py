@@ -21,6 +21,7 @@ import json
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
+from benchmark.categories import InfrastructureCategory
 from benchmark.resources import resource_text
 from benchmark.sandbox import Limits, Outcome, Sandbox
 from benchmark.verdict import InfrastructureError
@@ -92,7 +93,7 @@ class Workspace:
         )
         result = sandbox.run_script(_RUNNER, limits, files={PAYLOAD_FILE: json.dumps(payload)})
         if result.outcome is Outcome.SANDBOX_ERROR:
-            raise InfrastructureError("sandbox_error", result.error)
+            raise InfrastructureError(InfrastructureCategory.SANDBOX_ERROR, result.error)
         reported = None
         for line in reversed(result.stdout.splitlines()):
             if line.startswith(RESULT_PREFIX):
