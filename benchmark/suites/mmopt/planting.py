@@ -46,6 +46,7 @@ import numpy as np
 from scipy.optimize import linprog
 
 from adapters.planted import CODE_FAULTS, STAGE2_FAULTS
+from benchmark.resources import resource_text
 from benchmark.suites.mmopt.package import Package
 from benchmark.suites.mmopt.stage2 import public_record
 from benchmark.suites.mmopt.subcategories import folder_module
@@ -128,66 +129,25 @@ def _better(value: float, than: float, sense: str) -> bool:
     return value > than + _TOLERANCE if sense == "max" else value < than - _TOLERANCE
 
 
+_FLOW_MODEL = resource_text(__name__, "flow_model.py.tmpl")
+
+
 def flow_model_code(
     instance: Mapping[str, Any], subcategory: str, upper: list[float | None], integral: bool, note: str
 ) -> str:
     """A self-contained scipy ``milp`` program for a flow instance with the given arc upper bounds."""
     model = _formulation(instance, subcategory)
     arcs = [(u, v, bound, cost) for (u, v, _, cost), bound in zip(_arcs(instance), upper, strict=True)]
-    return f'''"""Network flow model solved with scipy.optimize.milp. {note}"""
-
-import numpy as np
-from scipy.optimize import Bounds, LinearConstraint, milp
-
-ARCS = {arcs!r}  # (tail, head, upper bound or None, objective weight per unit)
-OBJECTIVE = {model["objective"]!r}
-ROWS = {model["rows"]!r}  # nodes with a balance constraint: net outflow = BALANCE
-BALANCE = {model["balance"]!r}
-MAXIMIZE = {model["sense"] == "max"!r}
-INTEGRAL = {int(integral)!r}
-CUT_FROM = {model["source"]!r}  # maximum flow: the source side of a cut is read off the residual graph
-
-
-def solve():
-    n = len(ARCS)
-    sign = -1.0 if MAXIMIZE else 1.0
-    matrix = np.zeros((len(ROWS), n))
-    for r, node in enumerate(ROWS):
-        for k, (u, v, _, _) in enumerate(ARCS):
-            matrix[r, k] += (u == node) - (v == node)
-    rhs = np.array([BALANCE[node] for node in ROWS])
-    upper = np.array([np.inf if bound is None else bound for _, _, bound, _ in ARCS])
-    result = milp(
-        sign * np.array(OBJECTIVE),
-        constraints=[LinearConstraint(matrix, rhs, rhs)],
-        integrality=np.full(n, INTEGRAL),
-        bounds=Bounds(np.zeros(n), upper),
+    return _FLOW_MODEL.format(
+        note=note,
+        arcs=arcs,
+        objective=model["objective"],
+        rows=model["rows"],
+        balance=model["balance"],
+        maximize=model["sense"] == "max",
+        integral=int(integral),
+        cut_from=model["source"],
     )
-    if result.status != 0 or result.x is None:
-        return {{"status": "infeasible" if result.status == 2 else "error", "objective_value": None}}
-    flows = [round(float(x), 9) for x in result.x]
-    value = round(sum(w * f for w, f in zip(OBJECTIVE, flows)), 9)
-    answer = {{
-        "status": "optimal",
-        "objective_value": value,
-        "flows": {{f"{{u}}_{{v}}": f for (u, v, _, _), f in zip(ARCS, flows)}},
-    }}
-    if CUT_FROM is not None:
-        side, grew = {{CUT_FROM}}, True
-        while grew:
-            grew = False
-            for (u, v, bound, _), f in zip(ARCS, flows):
-                if u in side and v not in side and (bound is None or f < bound - 1e-9):
-                    side.add(v)
-                    grew = True
-                elif v in side and u not in side and f > 1e-9:
-                    side.add(u)
-                    grew = True
-        nodes = {{node for u, v, _, _ in ARCS for node in (u, v)}}
-        answer["min_cut_S"] = sorted(side)
-        answer["min_cut_T"] = sorted(nodes - side)
-    return answer
-'''
 
 
 def _capacities(instance: Mapping[str, Any]) -> list[float | None]:
