@@ -55,10 +55,33 @@ DIFFERENCES: tuple[Difference, ...] = (
         "_no_objective",
     ),
     Difference(
+        (WITH_VALIDATOR,),
+        "the objective is read from the first of `objective_value`, `objective`, `objective_exact`, "
+        "`total_cost`, `cost`, `value`, `makespan` … present",
+        "the release's keys for the subcategory (`official_objective.py`), after an absent "
+        "`objective_value` takes the first alias present; graph colouring needs every key present "
+        "to agree, knapsack and set packing read the first key present only",
+        "test_official_mode_gives_the_official_verdict",
+    ),
+    Difference(
         ("workforce_planning_shift_scheduling",),
         "the objective is read from `objective_value`, `objective`, `objective_exact`, `total_cost`",
         "with none of those, `assignment_cost` (shift costs without overtime) is the reported "
         "objective and must equal the full cost",
+        "test_official_mode_gives_the_official_verdict",
+    ),
+    Difference(
+        ("workforce_planning_shift_scheduling",),
+        "`worker_schedule` and `assignments_by_day` must describe the same roster, and reported "
+        "totals (`worker_total_assignments`, `assignment_cost` …) must balance with it",
+        "reads `worker_schedule` alone when it is a table and never compares the reported totals",
+        "test_official_mode_gives_the_official_verdict",
+    ),
+    Difference(
+        ("parallel_machine_scheduling",),
+        "without start times, a completion-time objective is recomputed for the best sequence the "
+        "assignment allows",
+        "needs a start or finish time for every job under a completion-time objective",
         "test_official_mode_gives_the_official_verdict",
     ),
     Difference(
@@ -183,14 +206,16 @@ def markdown() -> str:
             lines.append(f"| {name} | {scored_by} | {row.strict} | {row.official} | `{row.shown_by}` |")
     lines += [
         "",
-        "Inventory routing reads its routes in both modes under the release's keys and in its order "
-        "(`route_arcs_by_vehicle_period`, `route_by_vehicle_period`, `route_by_period`, `routes`), "
-        "a key whose value is no table of routes passed over for the next. For the other "
-        "subcategories scored by their validator, `official` emulates the release's reading by "
-        "checking an answer rejected for a field of the wrong shape again without it; this matches "
-        "the release where the field is redundant (tested for IRP, unit commitment, lot sizing and "
-        "workforce fields), but the release's own key order is not reproduced field by field: where "
-        "it reads a second key our validator does not know, the verdicts can still differ.",
+        "Beside the tests named, the parity test (`tests/test_official_answer_kinds.py`) scores "
+        "every answer kind on every shipped official package and expects the verdict "
+        "the release's own scorer gave the same answer: `scripts/official_verdicts.py` ran it once "
+        "on a copy of the release and its verdicts are kept as data "
+        "(`tests/data/official_mmopt/official_verdicts.json`). Inventory routing, unit commitment, "
+        "parallel machines, flexible flow shop, vehicle routing and logical models read decisions "
+        "in both modes from the release's other keys when the first is missing or unreadable "
+        "(routes from `active_arcs` or arcs per period, the commitment from "
+        "`online_units_by_period`, machines from schedule records, starts from completion times, "
+        "truth values from `true_variables`).",
         "",
     ]
     return "\n".join(lines)
