@@ -11,26 +11,24 @@ the paragraphs and the contract's key list in the plug-in's ``resources/task_tex
         return task_text("Title (family)", _TEXT["reading"], _TEXT["task"], contract=CONTRACT)
 
 Every subcategory tells the model the same thing about the code it must write; only the keys of the
-returned dict differ. Stating that sentence once keeps the contract identical across subcategories
-(a model is never scored against a rephrased promise) and keeps the task files byte-stable: the
-paragraphs are wrapped at :data:`WIDTH` columns, the contract is written verbatim (its key list is
-laid out by hand, with examples that must not be re-wrapped).
+returned dict differ. Stating that sentence once (in ``generation/resources/task_text.toml``) keeps
+the contract identical across subcategories (a model is never scored against a rephrased promise)
+and keeps the task files byte-stable: the paragraphs are wrapped at :data:`WIDTH` columns, the
+contract is written verbatim (its key list is laid out by hand, with examples that must not be
+re-wrapped).
 """
 
 from __future__ import annotations
 
 import textwrap
 
+from benchmark.resources import text_fragments
+
 WIDTH = 100  # columns of the wrapped prose paragraphs
 
-SOLVE_PREAMBLE = """\
-Formulate this as an optimization model and write Python code with a function solve() that takes
-no arguments, builds and solves the model, and returns a dict with the keys:
-"""
-FEASIBILITY_PREAMBLE = """\
-Formulate this as an optimization (feasibility) model and write Python code with a function solve()
-that takes no arguments, builds and solves the model, and returns a dict with the keys:
-"""
+_TEXT = text_fragments(__name__, "task_text.toml")
+SOLVE_PREAMBLE = _TEXT["solve_preamble"]
+FEASIBILITY_PREAMBLE = _TEXT["feasibility_preamble"]
 
 
 class Verbatim(str):
