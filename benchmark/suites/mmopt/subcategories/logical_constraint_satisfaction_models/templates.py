@@ -7,6 +7,9 @@ bound is read from the figure.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from benchmark.resources import resource_text, text_fragments
 from benchmark.suites.mmopt.generation.protocol import DerivedArtifacts, VerifiedRecord
 from benchmark.suites.mmopt.generation.task_text import task_text
@@ -48,7 +51,7 @@ def task_input(record: VerifiedRecord) -> str:
     return task_text(title, f"{where} {READING}", task, contract=CONTRACT)
 
 
-def _rows_text(instance: dict) -> list[str]:
+def _rows_text(instance: Mapping[str, Any]) -> list[str]:
     lines = [
         f"  {c['name']}: ({' ∨ '.join(literal_text(lit) for lit in c['literals'])})"
         for c in instance["clauses"]
