@@ -64,10 +64,10 @@ def canonical_specification(record: VerifiedRecord) -> str:
         graph_density=meta["graph_density"],
         edges=edges,
         topology_type=meta["topology_type"],
-        matrix_tail=", then the number of colours available.\n\n" if decision else ".\n\n",
-        contract="  solve() returns status (feasible / infeasible) and color_assignment when feasible.\n"
+        colours_note=", then the number of colours available" if decision else "",
+        returns="status (feasible / infeasible) and color_assignment when feasible"
         if decision
-        else "  solve() returns status, objective_value and color_assignment.\n",
+        else "status, objective_value and color_assignment",
     )
 
 
