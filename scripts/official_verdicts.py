@@ -55,8 +55,8 @@ def _scoring_module(scorer: Path) -> ModuleType:
 def _functions(path: Path, names: set[str], namespace: dict[str, Any]) -> None:
     """Compile the top-level functions ``names`` of the release's file ``path`` into ``namespace``."""
     tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-    found = [node for node in tree.body if isinstance(node, ast.FunctionDef) and node.name in names]
-    missing = names - {node.name for node in found}
+    found: list[ast.stmt] = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name in names]
+    missing = names - {node.name for node in found if isinstance(node, ast.FunctionDef)}
     if missing:
         raise SystemExit(f"{path} has no function {', '.join(sorted(missing))}")
     exec(compile(ast.Module(body=found, type_ignores=[]), str(path), "exec"), namespace)

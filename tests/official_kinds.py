@@ -69,7 +69,7 @@ def decision_fields(package: Package) -> list[str]:
 
 def kinds(package: Package) -> list[str]:
     """The kinds that apply to ``package``, in a stable order."""
-    fixed = FIXED_KINDS
+    fixed: tuple[str, ...] = FIXED_KINDS
     if is_feasibility_type(package.solution_ref):
         fixed = ("reference", "infeasible_decision", "decisions_missing")
     return [*fixed, *(WRONG_TYPE + field for field in decision_fields(package))]

@@ -335,8 +335,8 @@ def official_dispatch(instance: Mapping[str, Any], solution: Mapping[str, Any]) 
                 return table
     used = solution.get("used_vehicles_by_period")
     if isinstance(used, Mapping):  # period -> the vehicles that leave, read after the flag tables
-        listed = {str(t): {str(v) for v in row} for t, row in used.items() if isinstance(row, list)}
-        table = {v: {t: int(v in listed[t]) for t in periods if t in listed} for v in fleet}
+        leaving = {str(t): {str(v) for v in row} for t, row in used.items() if isinstance(row, list)}
+        table = {v: {t: int(v in leaving[t]) for t in periods if t in leaving} for v in fleet}
         if any(any(row.values()) for row in table.values()):
             return table
     for key in PERIOD_DISPATCH_KEYS:
