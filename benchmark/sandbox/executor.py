@@ -116,16 +116,28 @@ def _remove_tree(path: Path) -> None:
     shutil.rmtree(path, onerror=fix_and_retry)
 
 
-def _write_inputs(input_dir: Path, code: str, files: Mapping[str, str] | None) -> None:
-    (input_dir / _runner.CANDIDATE_FILE).write_text(code, encoding="utf-8", errors="replace")
-    shutil.copyfile(_runner.__file__, input_dir / _runner.RUNNER_FILE)
-    root = input_dir / _runner.FILES_DIR
-    root.mkdir()
+def case_inputs(code: str, files: Mapping[str, str] | None) -> tuple[str, dict[str, str]]:
+    """The candidate's source and extra files exactly as an input folder would hold them: lone
+    surrogates in the code replaced, each file's relative path normalised. A file name that is not
+    a relative path inside the work dir, or is a reserved name, and a file text that cannot be
+    UTF-8, are the caller's error (``ValueError``)."""
+    checked: dict[str, str] = {}
     for name, text in (files or {}).items():
         rel = PurePosixPath(name)
         if rel.is_absolute() or not rel.parts or ".." in rel.parts or rel.parts[0] in _RESERVED_NAMES:
             raise ValueError(f"extra file name {name!r} must be a relative path and not a reserved name")
-        dest = root.joinpath(*rel.parts)
+        text.encode("utf-8")  # a lone surrogate raises UnicodeEncodeError, as writing it would
+        checked[rel.as_posix()] = text
+    return code.encode("utf-8", "replace").decode("utf-8"), checked
+
+
+def _write_inputs(input_dir: Path, code: str, files: Mapping[str, str]) -> None:
+    (input_dir / _runner.CANDIDATE_FILE).write_text(code, encoding="utf-8")
+    shutil.copyfile(_runner.__file__, input_dir / _runner.RUNNER_FILE)
+    root = input_dir / _runner.FILES_DIR
+    root.mkdir()
+    for name, text in files.items():
+        dest = root.joinpath(*PurePosixPath(name).parts)
         dest.parent.mkdir(parents=True, exist_ok=True)
         dest.write_text(text, encoding="utf-8")
 
@@ -229,23 +241,32 @@ class Sandbox(ABC):
         fd, limit = str(result.write_fd), str(limits.result_bytes)
         return [str(self.environment.python), "-s", runner, mode, input_dir, fd, limit]
 
+    def _run_case(
+        self, source: str, files: dict[str, str], mode: str, limits: Limits, result: ResultPipe
+    ) -> ProcessRun:
+        """Write the case's input folder, launch the runner on it and delete the folder (the warm
+        pool sends the source and files to its server instead, ``pool.py``)."""
+        input_dir = Path(tempfile.mkdtemp(prefix="optbench-in-"))
+        try:
+            _write_inputs(input_dir, source, files)
+            return self._launch(input_dir, mode, limits, result)
+        finally:
+            _remove_tree(input_dir)
+
     def _execute(
         self, code: str, limits: Limits, mode: str, files: Mapping[str, str] | None
     ) -> ExecutionResult:
-        input_dir = Path(tempfile.mkdtemp(prefix="optbench-in-"))
+        source, texts = case_inputs(code, files)
         try:
-            _write_inputs(input_dir, code, files)
             result = ResultPipe(limits.result_bytes)
             try:
-                run = self._launch(input_dir, mode, limits, result)
+                run = self._run_case(source, texts, mode, limits, result)
             finally:
                 result.close()
             started, verdict = read_result(result.buffer, limits.result_bytes)
             executed = self._classifier.classify(mode, run, started, verdict, limits)
         except (OSError, subprocess.SubprocessError) as exc:  # the latter: the child's setup failed
             executed = infrastructure_fault(self.kind, exc)
-        finally:
-            _remove_tree(input_dir)
         used = getattr(self._tracked, "used", None)
         if used is not None:
             used.append(executed.sandbox)

@@ -340,18 +340,16 @@ class PoolSandbox(BwrapSandbox):
             self._changed.wait_for(lambda: bool(self._idle) or not self._wanted, timeout_s)
             return bool(self._idle)
 
-    def _launch(self, input_dir: Path, mode: str, limits: Limits, result: ResultPipe) -> ProcessRun:
+    def _run_case(
+        self, source: str, files: dict[str, str], mode: str, limits: Limits, result: ResultPipe
+    ) -> ProcessRun:
+        """The case on an idle server, its source and files sent in the request (no input folder to
+        write, read back and delete: that cost milliseconds per case); else, or when the server
+        died under it, in a cold sandbox."""
         # A server's /tmp tmpfs was sized when it started: a case asking for other disk caps runs cold.
         same_disk = (limits.disk_mb, limits.disk_files) == (self.limits.disk_mb, self.limits.disk_files)
         server = self._acquire() if same_disk else None
         if server is not None:
-            source = (input_dir / _runner.CANDIDATE_FILE).read_text(encoding="utf-8")
-            root = input_dir / _runner.FILES_DIR
-            files = {
-                str(p.relative_to(root)): p.read_text(encoding="utf-8")
-                for p in root.rglob("*")
-                if p.is_file()
-            }
             try:
                 run = server.run(mode, source, files, limits, result)
             except PoolDiedError:
@@ -368,7 +366,8 @@ class PoolSandbox(BwrapSandbox):
                         self._idle.append(server)
                 return run
             result.renew()
-        return dataclasses.replace(super()._launch(input_dir, mode, limits, result), kind=SandboxKind.BWRAP)
+        cold = super()._run_case(source, files, mode, limits, result)
+        return dataclasses.replace(cold, kind=SandboxKind.BWRAP)
 
     def close(self) -> None:
         """Stop every server, a starting one included (also registered to run at interpreter exit)."""
