@@ -15,9 +15,12 @@ import itertools
 import math
 import random
 
+from benchmark.resources import text_fragments
 from benchmark.suites.mamo.generation.linear_model import LinearModel
 from benchmark.suites.mamo.generation.lp_problem import OptProblem, capital, listing
 from benchmark.suites.mamo.generation.text import num
+
+_QUESTIONS = text_fragments(__name__, "complex_lp_questions.toml")
 
 _PLACES = (
     "Ashford",
@@ -74,17 +77,8 @@ def delivery_tour(rng: random.Random) -> OptProblem:
         f"- {names[i]}: " + ", ".join(f"{names[j]} {distance[i][j]}" for j in range(i + 1, n))
         for i in range(n - 1)
     )
-    question = (
-        f"{who} is based in {names[0]} and must call at each of the other {n - 1} towns of its district "
-        f"({listing(names[1:])}) exactly once to pick up {what}, and then return to {names[0]} at the end "
-        "of the day. The driver may visit the towns in any order, but the vehicle cannot split into "
-        "several trips: it leaves the base once, passes through every town one after another, and "
-        "comes back once. Roads between every pair of towns exist, and the road distance is the same in "
-        "both directions. The road distances in kilometres are listed below, each pair once (the "
-        f"distance from a town to a later-listed town):\n{rows}\n"
-        "Fuel and driver time are charged by the kilometre, so the dispatcher wants the shortest "
-        "possible round trip that starts and ends at the base and visits every town exactly once. "
-        "What is the length of the shortest such round trip, in kilometres?"
+    question = _QUESTIONS["delivery_tour"].format(
+        who=who, home=names[0], n_others=n - 1, others=listing(names[1:]), what=what, rows=rows
     )
     return OptProblem(
         "delivery_tour",
@@ -146,16 +140,8 @@ def shared_network(rng: random.Random) -> OptProblem:
         for a, b in arc_list
     )
     demands = listing([f"{amount} of {name} from {s} to {t}" for name, s, t, amount in commodities])
-    question = (
-        f"Several products must be moved through {network}, whose points are named {listing(nodes)}. "
-        f"This period the firm must move {demands}, all in {unit}. Products may be split over several "
-        "routes and may pass through any intermediate points, where nothing is stored or lost. Each link "
-        "carries material in the stated direction only, and its capacity is shared by all products "
-        "together: the combined amount of every product sent along a link may not exceed the link's "
-        "capacity. Moving one unit of any product along a link costs the same for every product. "
-        f"The links are:\n{links}\n"
-        "Every required amount must reach its destination. What is the lowest total transport cost, in "
-        "dollars?"
+    question = _QUESTIONS["shared_network"].format(
+        network=network, points=listing(nodes), demands=demands, unit=unit, links=links
     )
     return OptProblem(
         "shared_network",
@@ -208,19 +194,8 @@ def truck_rebalancing(rng: random.Random) -> OptProblem:
     trips = "\n".join(
         f"- {names[i]} to {names[j]}: {cost} dollars per truck" for (i, j), cost in sorted(routes.items())
     )
-    question = (
-        f"A retail chain keeps stock of a seasonal product in {count} regional warehouses. After an uneven "
-        "season some warehouses hold more pallets than their target level and others fewer, and the "
-        "logistics team wants to move pallets so that every warehouse ends exactly at its target. "
-        "Relative to the targets, the warehouses stand as follows:\n"
-        f"{stock}\n"
-        f"Pallets travel only by the chain's own trucks, each carrying at most {load} pallets, along the "
-        "routes below; a truck sent along a route costs the stated amount for the trip whether it is full "
-        "or not, and any number of trucks may use a route. Pallets may pass through a warehouse on the way "
-        f"to another. Loading and unloading cost {num(handling)} dollars per pallet for each route a pallet "
-        f"travels. The permitted routes, each in one direction only, are:\n{trips}\n"
-        "What is the lowest total cost of trucks and handling that brings every warehouse to its "
-        "target, in dollars?"
+    question = _QUESTIONS["truck_rebalancing"].format(
+        count=count, stock=stock, load=load, handling=num(handling), trips=trips
     )
     return OptProblem(
         "truck_rebalancing",
@@ -268,18 +243,8 @@ def setup_production(rng: random.Random) -> OptProblem:
         + " per unit"
         for p in range(count)
     )
-    question = (
-        f"An engineering workshop can make {count} products next month. Each product's line has to be set "
-        "up before any of it is made, which costs a fixed amount however many units follow; a line that "
-        "is not set up makes nothing and costs nothing. Once a line is set up, running it for only a "
-        "handful of units is not allowed: if a product is made at all, at least its minimum run must be "
-        "made. Units may be fractional (the workshop counts output in batches that can be split). "
-        "Available next month are "
-        + listing([f"{cap} {name}" for name, cap in resources])
-        + ", shared by all products. The data per product are:\n"
-        f"{rows}\n"
-        "Profit per unit already accounts for materials and wages; set-up costs come on top. What is the "
-        "largest possible total profit after set-up costs, in dollars?"
+    question = _QUESTIONS["setup_production"].format(
+        count=count, available=listing([f"{cap} {name}" for name, cap in resources]), rows=rows
     )
     return OptProblem(
         "setup_production",
@@ -339,17 +304,7 @@ def job_sequencing(rng: random.Random) -> OptProblem:
         f"{due[j]}, penalty {weight[j]} dollars per hour late"
         for j in range(count)
     )
-    question = (
-        f"The planner of {place} must schedule {count} {job_word}s for tomorrow, counting hours from the "
-        f"start of the shift (hour 0). The machine handles one {job_word} at a time, and once a {job_word} "
-        f"is started it runs to completion without interruption. A {job_word} cannot start before it "
-        f"becomes available. Each {job_word} has a due time; finishing after it costs a penalty for every "
-        "hour (or fraction of an hour) of lateness, while finishing early earns nothing. The machine may "
-        f"stand idle between {job_word}s, and start times need not be whole hours. The {job_word}s are:\n"
-        f"{rows}\n"
-        f"In which order and when should the {job_word}s run? What is the smallest possible total lateness "
-        "penalty, in dollars?"
-    )
+    question = _QUESTIONS["job_sequencing"].format(place=place, count=count, job_word=job_word, rows=rows)
     return OptProblem(
         "job_sequencing",
         domain,
@@ -408,17 +363,7 @@ def quantity_discount(rng: random.Random) -> OptProblem:
         f"{num(prices[s][2])} dollars, up to {caps[s]} tonnes in total"
         for s in range(count)
     )
-    question = (
-        f"A cement plant needs at least {need} tonnes of gypsum next quarter and can buy from {count} "
-        "suppliers, in any split between them, including fractional tonnes. Each supplier offers an "
-        "incremental quantity discount: the price per tonne falls in steps as the quantity bought from "
-        "that supplier grows, but the lower price applies only to the tonnes beyond each threshold, not "
-        "to the whole order. Each supplier can deliver only up to a limit. The offers are:\n"
-        f"{rows}\n"
-        "A tonne at a discounted step can only be bought once every earlier, dearer step of the same "
-        "supplier has been bought in full. What is the lowest total cost of covering the need, "
-        "in dollars?"
-    )
+    question = _QUESTIONS["quantity_discount"].format(need=need, count=count, rows=rows)
     return OptProblem(
         "quantity_discount",
         "manufacturing",
@@ -471,17 +416,17 @@ def backlog_planning(rng: random.Random) -> OptProblem:
     rows = "\n".join(
         f"- {period} {t + 1}: demand {demand[t]}, regular capacity {regular[t]}" for t in range(periods)
     )
-    question = (
-        f"A manufacturer plans output of {item} for the next {periods} {period}s. It starts with {start} "
-        f"units in stock. Each {period} it can produce up to its regular capacity at {num(cost)} dollars per "
-        f"unit, and up to {overtime} further units on overtime at {num(extra)} dollars per unit. Units left "
-        f"over at the end of a {period} are stored at {num(hold)} dollars per unit per {period}. Demand that "
-        f"cannot be met in its {period} may be backordered and delivered in a later {period}, at a goodwill "
-        f"penalty of {num(late)} dollars per unit for each {period} it waits; all backorders must be "
-        f"delivered by the end of the last {period}. Fractional units are allowed in the plan.\n"
-        f"{rows}\n"
-        "What is the minimum total cost of production, overtime, storage and backorder penalties over "
-        f"the {periods} {period}s, in dollars?"
+    question = _QUESTIONS["backlog_planning"].format(
+        item=item,
+        periods=periods,
+        period=period,
+        start=start,
+        cost=num(cost),
+        overtime=overtime,
+        extra=num(extra),
+        hold=num(hold),
+        late=num(late),
+        rows=rows,
     )
     return OptProblem(
         "backlog_planning",
@@ -519,17 +464,8 @@ def station_cover(rng: random.Random) -> OptProblem:
         + ", ".join(f"D{d + 1} {travel[s][d]}" for d in range(districts))
         for s in range(sites)
     )
-    question = (
-        f"A county plans ambulance stations. There are {sites} candidate sites and {districts} districts, "
-        f"named D1 to D{districts}. A district counts as covered by a station if an ambulance from that "
-        f"station reaches it within {limit} minutes. Every district must be covered by at least one open "
-        "station, and the busiest districts, "
-        + listing([f"D{d + 1}" for d in busy])
-        + ", must each be covered by at least two different open stations. Below, for each site, are its "
-        "one-off cost of building a station and the driving time in minutes from it to each district:\n"
-        f"{rows}\n"
-        "What is the lowest total building cost of a set of stations meeting every coverage rule, in "
-        "thousand dollars?"
+    question = _QUESTIONS["station_cover"].format(
+        sites=sites, districts=districts, limit=limit, busiest=listing([f"D{d + 1}" for d in busy]), rows=rows
     )
     return OptProblem(
         "station_cover",

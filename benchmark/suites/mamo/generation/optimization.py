@@ -13,10 +13,13 @@ import math
 import random
 from collections.abc import Callable
 
+from benchmark.resources import text_fragments
 from benchmark.suites.mamo.generation import complex_lp
 from benchmark.suites.mamo.generation.linear_model import LinearModel
 from benchmark.suites.mamo.generation.lp_problem import OptProblem, capital, listing, table
 from benchmark.suites.mamo.generation.text import num
+
+_QUESTIONS = text_fragments(__name__, "optimization_questions.toml")
 
 # ----------------------------------------------------------------------------- easy
 
@@ -62,12 +65,15 @@ def product_mix(rng: random.Random) -> OptProblem:
     needs = listing([f"{a[r][0]} {resources[r]}" for r in range(used)])
     needs2 = listing([f"{a[r][1]} {resources[r]}" for r in range(used)])
     limits = listing([f"{capacity[r]} {resources[r]}" for r in range(used)])
-    question = (
-        f"A small producer makes {items[0]} and {items[1]}. Each of the {items[0]} "
-        f"needs {needs}; each of the "
-        f"{items[1]} needs {needs2}. Available this period are {limits}. Each of the {items[0]} brings "
-        f"{value[0]} {unit} and each of the {items[1]} {value[1]} {unit}, and only whole items count. "
-        f"What is the largest total achievable, in {unit}?"
+    question = _QUESTIONS["product_mix"].format(
+        item_a=items[0],
+        item_b=items[1],
+        needs_a=needs,
+        needs_b=needs2,
+        limits=limits,
+        value_a=value[0],
+        unit=unit,
+        value_b=value[1],
     )
     return OptProblem("product_mix", domain, question, model, {"a": a, "capacity": capacity, "value": value})
 
@@ -110,14 +116,15 @@ def two_ingredient_blend(rng: random.Random) -> OptProblem:
     model.add_variable("b")
     for r in range(used):
         model.add_constraint(f"n{r + 1}", {"a": content[r][0], "b": content[r][1]}, ">=", need[r])
-    question = (
-        f"You are mixing {what} from {goods[0]} and {goods[1]}, bought by the unit and usable in fractional "
-        f"amounts. One unit of {goods[0]} costs {num(cost[0])} dollars and provides "
-        f"{listing([f'{content[r][0]} {nutrients[r]}' for r in range(used)])}; one unit of {goods[1]} costs "
-        f"{num(cost[1])} dollars and provides "
-        f"{listing([f'{content[r][1]} {nutrients[r]}' for r in range(used)])}. "
-        f"The mix must contain at least {listing([f'{need[r]} {nutrients[r]}' for r in range(used)])}. "
-        "What is the lowest possible cost of the mix, in dollars?"
+    question = _QUESTIONS["two_ingredient_blend"].format(
+        what=what,
+        good_a=goods[0],
+        good_b=goods[1],
+        cost_a=num(cost[0]),
+        content_a=listing([f"{content[r][0]} {nutrients[r]}" for r in range(used)]),
+        cost_b=num(cost[1]),
+        content_b=listing([f"{content[r][1]} {nutrients[r]}" for r in range(used)]),
+        need=listing([f"{need[r]} {nutrients[r]}" for r in range(used)]),
     )
     return OptProblem(
         "two_ingredient_blend", domain, question, model, {"content": content, "need": need, "cost": cost}
@@ -185,14 +192,13 @@ def portfolio(rng: random.Random) -> OptProblem:
     model.add_constraint("minimum_safe", {"safe": 1}, ">=", minimum_safe)
     model.add_constraint("ratio", {"risky": 1, "safe": -ratio}, "<=", 0)
     model.add_constraint("cap", {"risky": 1}, "<=", cap_risky)
-    question = (
-        f"A family foundation invests up to {budget} dollars in a savings bond yielding "
-        f"{num(safe_rate)}% a year "
-        f"and a stock fund expected to yield {num(risky_rate)}% a year. At least {minimum_safe} "
-        "dollars must go to "
-        f"the bond, the fund may receive at most {num(ratio)} times the bond amount, "
-        f"and no more than {cap_risky} dollars may go to the fund. "
-        "What is the largest expected return after one year, in dollars?"
+    question = _QUESTIONS["portfolio"].format(
+        budget=budget,
+        safe_rate=num(safe_rate),
+        risky_rate=num(risky_rate),
+        minimum_safe=minimum_safe,
+        ratio=num(ratio),
+        cap_risky=cap_risky,
     )
     return OptProblem("portfolio", "business", question, model, {"budget": budget, "ratio": ratio})
 
@@ -210,16 +216,15 @@ def power_dispatch(rng: random.Random) -> OptProblem:
     model.add_variable("gas", upper=cap[1])
     model.add_constraint("demand", {"coal": 1, "gas": 1}, ">=", demand)
     model.add_constraint("emissions", {"coal": emission[0], "gas": emission[1]}, "<=", limit)
-    question = (
-        f"A town's utility must supply at least {demand} MWh tomorrow from an old "
-        "coal unit and a gas turbine. "
-        f"The coal unit costs {cost[0]} dollars per MWh, emits {num(emission[0])} "
-        "tonnes of CO2 per MWh and can "
-        f"produce at most {cap[0]} MWh; the gas turbine costs {cost[1]} dollars per "
-        f"MWh, emits {num(emission[1])} "
-        f"tonnes per MWh and can produce at most {cap[1]} MWh. Emissions may not exceed "
-        f"{limit} tonnes. What is "
-        "the lowest cost of meeting demand, in dollars?"
+    question = _QUESTIONS["power_dispatch"].format(
+        demand=demand,
+        coal_cost=cost[0],
+        coal_emission=num(emission[0]),
+        coal_cap=cap[0],
+        gas_cost=cost[1],
+        gas_emission=num(emission[1]),
+        gas_cap=cap[1],
+        limit=limit,
     )
     return OptProblem("power_dispatch", "environment", question, model, {"demand": demand})
 
@@ -276,16 +281,17 @@ def transportation(rng: random.Random) -> OptProblem:
         + ", ".join(f"{sinks[j]} = {'no route' if cost[i][j] is None else cost[i][j]}" for j in range(n))
         for i in range(m)
     )
-    question = (
-        f"A regional supplier moves {good} from its {m} {source}s to {n} {sink}s each week. The planner "
-        "has to decide how much each site sends to each destination; amounts may be fractional and a "
-        "destination may be served by several sites. "
-        f"{listing(sources)} can ship at most {listing([str(v) for v in supply])} {good} respectively, and "
-        f"{listing([capital(v) for v in sinks])} need at least {listing([str(d) for d in demand])} {good} "
-        "respectively. Not every site can reach every destination: some routes do not exist because of "
-        "road restrictions or missing pipe connections. Shipping one unit along an existing route costs, "
-        f"in dollars:\n{rows}\n"
-        "What is the minimum total shipping cost that meets every need, in dollars?"
+    question = _QUESTIONS["transportation"].format(
+        good=good,
+        m=m,
+        source=source,
+        n=n,
+        sink=sink,
+        sources=listing(sources),
+        supply=listing([str(v) for v in supply]),
+        sinks=listing([capital(v) for v in sinks]),
+        demand=listing([str(d) for d in demand]),
+        rows=rows,
     )
     return OptProblem(
         "transportation",
@@ -322,17 +328,16 @@ def assignment(rng: random.Random) -> OptProblem:
     for j in range(n):
         model.add_constraint(f"task_{j}", {f"a_{i}_{j}": 1 for i in range(m)}, "=", 1)
     unit = "dollars"
-    question = (
-        f"There are {n} {tasks}s to hand out among {m} {agents}s. Each {tasks} must go to exactly one "
-        f"{agents} and cannot be split, while a {agents} may take several, as long as the time they take "
-        f"fits within that {agents}'s available {measure}: "
-        + listing([f"{limit[i]} for {rows[i]}" for i in range(m)])
-        + f". The time each {agents} would need for each {tasks}, in {measure}:\n"
-        f"{table([capital(r) for r in rows], columns, time)}\n"
-        f"Handing a {tasks} to a {agents} also has a cost, in {unit}:\n"
-        f"{table([capital(r) for r in rows], columns, cost)}\n"
-        f"What is the smallest possible total cost of an allocation that respects every {agents}'s "
-        f"available time, in {unit}?"
+    question = _QUESTIONS["assignment"].format(
+        n=n,
+        tasks=tasks,
+        m=m,
+        agents=agents,
+        measure=measure,
+        limits=listing([f"{limit[i]} for {rows[i]}" for i in range(m)]),
+        time_table=table([capital(r) for r in rows], columns, time),
+        unit=unit,
+        cost_table=table([capital(r) for r in rows], columns, cost),
     )
     parameters = {"m": m, "n": n, "time": time, "cost": cost, "limit": limit}
     return OptProblem(
@@ -373,17 +378,8 @@ def production_planning(rng: random.Random) -> OptProblem:
     )
     fits = all(d <= c for d, c in zip(demand, capacity, strict=True))
     lot_for_lot = sum(d * c for d, c in zip(demand, cost, strict=True)) if fits else math.inf
-    question = (
-        f"A company plans how many {item} to produce over the next {periods} {period}s, "
-        "starting with no stock. Production costs change from one period to the next because of "
-        "energy prices and seasonal wages, so it can pay to build ahead of demand and store the "
-        "surplus, as long as each period's capacity is respected. "
-        f"Each {period}'s demand must be met from that {period}'s production or from "
-        "stock, and units kept in "
-        f"stock from one {period} to the next cost {num(holding)} dollars per unit "
-        f"per {period} (charged on the stock "
-        f"left at the end of each {period}). Fractional amounts are allowed.\n{rows}\n"
-        "What is the minimum total cost of production and storage, in dollars?"
+    question = _QUESTIONS["production_planning"].format(
+        item=item, periods=periods, period=period, holding=num(holding), rows=rows
     )
     return OptProblem(
         "production_planning",
@@ -426,17 +422,13 @@ def facility_location(rng: random.Random) -> OptProblem:
     )
     names = [f"{site} {chr(65 + i)}" for i in range(sites)]
     clients = [f"{customer} {j + 1}" for j in range(customers)]
-    question = (
-        f"A firm is reorganising its regional network and may open any of {sites} candidate {site}s; "
-        "a site that stays closed costs nothing and serves no one. Each open site pays its opening cost "
-        "once, however much it handles, and its throughput is limited. Every customer's need must be met "
-        f"in full this period. Opening costs are "
-        f"{listing([f'{fixed[i]} dollars for {names[i]}' for i in range(sites)])}, "
-        f"and an open {site} can handle at most {listing([str(c) for c in capacity])} units respectively. "
-        f"{capital(listing([f'{clients[j]} needs {demand[j]} units' for j in range(customers)]))}. "
-        f"Serving one unit costs (in dollars):\n{table([capital(n) for n in names], clients, cost)}\n"
-        "Units may be split among open sites. What is the minimum total cost of opening "
-        "and serving, in dollars?"
+    question = _QUESTIONS["facility_location"].format(
+        sites=sites,
+        site=site,
+        opening_costs=listing([f"{fixed[i]} dollars for {names[i]}" for i in range(sites)]),
+        capacities=listing([str(c) for c in capacity]),
+        capital_listing=capital(listing([f"{clients[j]} needs {demand[j]} units" for j in range(customers)])),
+        cost_table=table([capital(n) for n in names], clients, cost),
     )
     parameters = {"sites": sites, "fixed": fixed, "capacity": capacity, "demand": demand, "cost": cost}
     return OptProblem(
@@ -470,16 +462,17 @@ def capital_budgeting(rng: random.Random) -> OptProblem:
         f"- project {i + 1}: value {value[i]}, cost {money[i]} thousand dollars, {staff[i]} staff"
         for i in range(n)
     )
-    question = (
-        f"A {who} is drawing up next year's portfolio and chooses among {n} candidate projects. A project "
-        "is either funded in full or not at all, and its value only counts if it is carried out. "
-        "Money and people are both scarce: every chosen project uses its full cost from a single budget "
-        "and ties up its staff for the whole year, and no one works on two projects. Values "
-        f"are in {unit}.\n{rows}\n"
-        f"The budget is {budget} thousand dollars and {people} staff are available. Projects {a + 1} and "
-        f"{b + 1} compete for the same site, so they cannot both be chosen, and project {c + 1} builds on "
-        f"the results of project {d + 1}, so it can only be chosen if project {d + 1} is chosen too. "
-        f"What is the largest total value, in {unit}?"
+    question = _QUESTIONS["capital_budgeting"].format(
+        who=who,
+        n=n,
+        unit=unit,
+        rows=rows,
+        budget=budget,
+        people=people,
+        clash_a=a + 1,
+        clash_b=b + 1,
+        follower=c + 1,
+        prerequisite=d + 1,
     )
     parameters = {
         "n": n,
@@ -545,13 +538,8 @@ def max_flow(rng: random.Random) -> OptProblem:
         ]
     )
     links = "\n".join(f"- from {a} to {b}: at most {cap}" for (a, b), cap in arcs.items())
-    question = (
-        f"Engineers are checking how much {what} can carry at peak. "
-        f"Flow moves from {source} through junctions {listing(nodes[1:-1])} "
-        f"to {sink}, possibly along many routes at once and through several junctions in a row. Links "
-        "that are not listed do not exist. Links carry flow "
-        f"in one direction only, with these capacities in {unit}:\n{links}\nNothing is stored at junctions. "
-        f"What is the largest flow that can reach T, in {unit}?"
+    question = _QUESTIONS["max_flow"].format(
+        what=what, source=source, junctions=listing(nodes[1:-1]), sink=sink, unit=unit, links=links
     )
     out_of_source = sum(c for (a, _), c in arcs.items() if a == "S")
     into_sink = sum(c for (_, b), c in arcs.items() if b == "T")
@@ -604,12 +592,8 @@ def blending(rng: random.Random) -> OptProblem:
     limits = listing(
         [f"{properties[p]} between {num(lo)} and {num(hi)}" for p, (lo, hi) in enumerate(bounds)]
     )
-    question = (
-        f"A producer blends exactly {total} kg of {product} from {k} {inputs}, any amount of each up to "
-        "what is in stock. Each property of the blend is the "
-        f"weighted average of the lots' values, by weight.\n{rows}\nThe blend must have {limits}. "
-        f"For consistency of supply, no single lot may make up more than {share}% of the blend. "
-        "What is the lowest cost of the blend, in dollars?"
+    question = _QUESTIONS["blending"].format(
+        total=total, product=product, k=k, inputs=inputs, rows=rows, limits=limits, share=share
     )
     parameters = {
         "k": k,
@@ -648,16 +632,8 @@ def shift_scheduling(rng: random.Random) -> OptProblem:
             ("environment", "park rangers"),
         ]
     )
-    question = (
-        f"A manager is drawing up a weekly roster for {staff}. Staffing needs differ from day to day, "
-        "and everyone on the team works the same pattern, only starting on different days: "
-        f"each person works {length} consecutive days and "
-        "then rest, repeating weekly "
-        "(a block may wrap from Sunday to Monday). At least "
-        f"{listing([f'{need[d]} on {days[d]}' for d in range(7)])} "
-        "must be working; having more people than needed on a day is allowed. Everyone is hired for "
-        "the whole week and chooses no pattern other than the stated one. "
-        "What is the smallest number of people needed?"
+    question = _QUESTIONS["shift_scheduling"].format(
+        staff=staff, length=length, needs=listing([f"{need[d]} on {days[d]}" for d in range(7)])
     )
     return OptProblem(
         "shift_scheduling",
