@@ -9,8 +9,13 @@ selected cases, while the main thread runs the cases in pytest's order:
 
 - The share: the selected items are listed in the same order in every worker; worker ``w`` of
   ``W`` takes the items at positions ``p`` with ``p % W == w`` and runs ``max_in_flight / W`` threads
-  (:class:`Share`). Every request is prefetched by exactly one process and the run as a whole keeps
-  ``--max-in-flight`` requests in flight for any ``-n``.
+  (:class:`Share`). The run as a whole keeps ``--max-in-flight`` requests in flight for any ``-n``.
+- A worker done with its share helps the others: its threads take the other shares' cases from
+  their ends backwards (each share's owner works from its front), and stop on a share at its first
+  case that is already cached or being fetched. Workers come up at different times (each starts
+  an interpreter and collects the whole dataset), so without this a late worker's share started
+  late and the model side ended with it; the per-key lock (below) keeps a request from being sent
+  twice.
 - A case whose request is being fetched (by this or another process) waits for that answer on the
   cache's per-key lock instead of sending it again; a case that comes before its prefetch sends it
   itself and the prefetch then finds it cached. Either way each request is sent once.
@@ -33,7 +38,7 @@ from __future__ import annotations
 
 import queue
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -130,12 +135,17 @@ class GenerationPhase:
         self.max_tokens = max_tokens
         self.objective_only = objective_only
         self._queue: queue.Queue[Case] = queue.Queue()
+        self._others: list[list[Case]] = []
+        self._others_lock = threading.Lock()
         self._stop = threading.Event()
         self._workers: list[threading.Thread] = []
 
-    def start(self, cases: Iterable[Case]) -> None:
+    def start(self, cases: Iterable[Case], others: Iterable[Sequence[Case]] = ()) -> None:
+        """Prefetch ``cases`` (this process's share), then help with ``others`` (the other shares,
+        each in the order its owner prefetches it)."""
         for case in cases:
             self._queue.put(case)
+        self._others = [list(share) for share in others if share]
         for number in range(self.threads):
             worker = threading.Thread(target=self._work, name=f"optbench-prefetch-{number}", daemon=True)
             worker.start()
@@ -156,9 +166,28 @@ class GenerationPhase:
             try:
                 case = self._queue.get_nowait()
             except queue.Empty:
+                break
+            self._prefetch(case)
+        while not self._stop.is_set():
+            taken = self._take_other()
+            if taken is None:
                 return
-            request = first_request(
-                self.suite, case, max_tokens=self.max_tokens, objective_only=self.objective_only
-            )
-            if request is not None and not self._stop.is_set():
-                self.adapter.prefetch(request)
+            share, case = taken
+            if not self._prefetch(case):  # its owner (or another helper) got here first
+                with self._others_lock:
+                    share.clear()
+
+    def _take_other(self) -> tuple[list[Case], Case] | None:
+        """The last case of the other share with the most left, or None when none is left."""
+        with self._others_lock:
+            share = max(self._others, key=len, default=None)
+            if not share:
+                return None
+            return share, share.pop()
+
+    def _prefetch(self, case: Case) -> bool:
+        """Whether the case's first request was sent from here."""
+        request = first_request(
+            self.suite, case, max_tokens=self.max_tokens, objective_only=self.objective_only
+        )
+        return request is not None and not self._stop.is_set() and self.adapter.prefetch(request)

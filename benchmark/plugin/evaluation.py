@@ -28,7 +28,7 @@ from benchmark.plugin.case_record import TRACEBACK_TAIL_CHARS, base_record, end_
 from benchmark.plugin.collection import CASE_FIXTURE, is_case_item
 from benchmark.plugin.configuration import BenchRun, hidden_paths
 from benchmark.plugin.model_side import ModelSide, build_model_side, share_of
-from benchmark.prefetch import GenerationPhase
+from benchmark.prefetch import GenerationPhase, Share
 from benchmark.records import append_record, finished_cases
 from benchmark.reporting.junit import CASE_PROPERTIES
 from benchmark.run import now_iso
@@ -82,10 +82,12 @@ class CaseEvaluation:
             return
         finished = finished_cases(self.run.run.results) if options.resume else {}
         cases = [item.callspec.params[CASE_FIXTURE] for item in session.items if is_case_item(item)]  # type: ignore[attr-defined]
-        mine = [
-            case
-            for position, case in enumerate(cases)
-            if side.share.owns(position) and case.key not in finished
+        pending = [(position, case) for position, case in enumerate(cases) if case.key not in finished]
+        mine = [case for position, case in pending if side.share.owns(position)]
+        others = [
+            [case for position, case in pending if Share(index, side.share.count).owns(position)]
+            for index in range(side.share.count)
+            if index != side.share.index
         ]
         if not mine:
             return
@@ -96,7 +98,7 @@ class CaseEvaluation:
             max_tokens=options.max_tokens,
             objective_only=options.objective_only,
         )
-        side.phase.start(mine)
+        side.phase.start(mine, others)
 
     @pytest.hookimpl(tryfirst=True)  # before the controller's reports read the ledger
     def pytest_sessionfinish(self) -> None:
