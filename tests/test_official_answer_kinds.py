@@ -47,6 +47,12 @@ def test_every_shipped_package_has_the_release_verdicts() -> None:
     assert not missing, f"no release verdicts in {VERDICTS_FILE} for {missing}: {REGENERATE}"
     stale = set(VERDICTS) - {"_about"} - {package_key(p) for p in PACKAGES}
     assert not stale, f"{VERDICTS_FILE} has verdicts for packages not shipped: {sorted(stale)}; {REGENERATE}"
+    other_kinds = {
+        package_key(p): sorted(set(VERDICTS[package_key(p)]) ^ set(kinds(p)))
+        for p in PACKAGES
+        if set(VERDICTS[package_key(p)]) != set(kinds(p))
+    }
+    assert not other_kinds, f"verdicts for kinds not built here: {other_kinds}; {REGENERATE}"
     assert len(CASES) >= 6 * len(PACKAGES)
 
 
