@@ -380,6 +380,13 @@ def test_vrp_suboptimal_routes_are_a_wrong_objective():
 # TSP with time windows: exact solvers, validator and scoring
 
 TSPTW = "tsp_with_time_windows"
+OFFICIAL_TSPTW = Path(__file__).parent / "data" / "official_mmopt" / "routing_tour_optimization" / TSPTW
+
+
+def _official_tsptw(tier: str, instance_id: str) -> dict[str, Any]:
+    """The instance of a shipped official TSPTW package (``tests/data/official_mmopt``)."""
+    path = OFFICIAL_TSPTW / tier / instance_id / "ground_truth" / "instance_data.json"
+    return dict(json.loads(path.read_text(encoding="utf-8")))
 
 
 def _random_window_data(rng: random.Random, count: int) -> tw_solvers.WindowData:
@@ -425,6 +432,26 @@ def test_tsptw_solvers_agree_that_impossible_windows_have_no_tour():
     data = _random_window_data(rng, 6)
     closed = tw_solvers.WindowData(data.cost, data.service, (data.windows[0], (0, 0), *data.windows[2:]))
     assert tw_solvers.windows_milp(closed) is None and tw_solvers.label_dp(closed) is None
+
+
+def test_tsptw_milp_stops_at_its_time_limit_on_an_official_hard_instance():
+    """The release's tsptw_h_002 (25 customers) stays open in HiGHS for more than 15 minutes: the
+    time limit turns that into a RuntimeError (``validate`` reports it as not certified)."""
+    instance = _official_tsptw("hard", "tsptw_h_002")
+    with pytest.raises(RuntimeError, match="did not solve"):
+        tw_solvers.windows_milp(tsptw.window_data(instance), time_limit_s=1.0)
+
+
+def test_tsptw_window_data_keeps_fractional_service_times_and_windows():
+    """The release's tsptw_m_001 serves each customer for 0.5 and opens C1 at 3.91: in the rule's
+    units (1/100) that is 50 and 391, not the truncated 0 and 300 that made our model solve another
+    instance (its tour then broke the package's own windows and certification failed)."""
+    instance = _official_tsptw("medium", "tsptw_m_001")
+    data = tsptw.window_data(instance)
+    assert data.service[0] == 0 and set(data.service[1:]) == {50}
+    assert data.windows[1] == (391, 2314) and data.windows[13] == (9480, 11049)
+    total, order = tw_solvers.windows_milp(data) or (None, [])
+    assert total == 15399 and tw_solvers.schedule(data, order) is not None
 
 
 def _tw_variants(tour: list[str]) -> list[list[str]]:

@@ -153,6 +153,15 @@ def travel_rule(instance: Mapping[str, Any]) -> str:
     return str(instance["meta_parameters"]["travel_time_rule"])
 
 
+def _units(value: Any, scale: int) -> int:
+    """``value`` in units of ``1/scale``, exactly: an official package's service times (0.5) and
+    windows (3.91) are fractional, and truncating them (``int(value)``) solved another instance."""
+    units = round(float(value) * scale)
+    if abs(float(value) * scale - units) > 1e-6:
+        raise Rejected(f"a time {value} is finer than the travel-time rule's precision 1/{scale}")
+    return units
+
+
 def window_data(instance: Mapping[str, Any]) -> solvers.WindowData:
     """The instance in integer time units of the travel-time rule's precision."""
     names = nodes(instance)
@@ -160,8 +169,8 @@ def window_data(instance: Mapping[str, Any]) -> solvers.WindowData:
     windows = instance["time_windows"]
     return solvers.WindowData(
         cost=routing.cost_matrix(instance["coordinates"], names, travel_rule(instance)),
-        service=tuple(int(instance["service_times"][n]) * scale for n in names),
-        windows=tuple((int(windows[n][0]) * scale, int(windows[n][1]) * scale) for n in names),
+        service=tuple(_units(instance["service_times"][n], scale) for n in names),
+        windows=tuple((_units(windows[n][0], scale), _units(windows[n][1], scale)) for n in names),
     )
 
 
