@@ -45,6 +45,7 @@ SUITES = ("mmopt", "mamo")
 #: The bar-sized sample of each suite (``--sample``): pytest arguments selecting 200+ cases.
 SAMPLES = {"mmopt": ["-k", "_001 or _002 or _003"], "mamo": ["--shard=1/2"]}
 sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "scripts"))  # bench_floor, also when this file is imported by path
 
 from bench_floor import own_times  # noqa: E402
 
