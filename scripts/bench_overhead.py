@@ -156,10 +156,11 @@ def harness_cost(suite: str, records: list[dict[str, object]]) -> dict[str, obje
     harness adds around the solve (the request to the pool, its fork, limits, the verdict, the
     sweep, scoring and the record). Medians; the target of issue 28 is at most 15 ms."""
     if suite == "mmopt":
+        artifacts = {instance_key(r): r.get("artifact") for r in records}
         jobs = {
-            instance_key(r): {"kind": "solve", "source": r["artifact"]["solve.py"]}  # type: ignore[index]
-            for r in records
-            if (r.get("artifact") or {}).get("solve.py")  # type: ignore[union-attr]
+            key: {"kind": "solve", "source": artifact["solve.py"]}
+            for key, artifact in artifacts.items()
+            if isinstance(artifact, dict) and artifact.get("solve.py")
         }
     else:
         jobs = mamo_jobs({instance_key(r) for r in records})

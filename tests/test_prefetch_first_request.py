@@ -16,8 +16,9 @@ from benchmark.cases import Case
 from benchmark.prefetch import _Captured, _CaptureModel, _NoSandbox, first_request
 from benchmark.sandbox import Limits
 from benchmark.suites.base import CaseContext
+from benchmark.suites.mmopt.attribution_tables import SETTINGS
 from benchmark.suites.mmopt.package import discover
-from benchmark.suites.mmopt.suite import _FIXTURES, SETTINGS, SUITE
+from benchmark.suites.mmopt.suite import _FIXTURES, SUITE
 
 IDENTITY = {"model_id": "m", "endpoint": "e", "extra_body": None}
 

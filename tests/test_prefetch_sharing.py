@@ -69,7 +69,7 @@ def _phase(adapter: CachedAdapter, share: Share, cases: list[Case]) -> Generatio
 def test_a_worker_alone_prefetches_the_late_workers_share_too(tmp_path: Path) -> None:
     endpoint = _Counting()
     cases = _cases(tmp_path)
-    phase = _phase(CachedAdapter(endpoint, tmp_path / "cache", session="s"), Share(0, 2), cases)  # type: ignore[arg-type]
+    phase = _phase(CachedAdapter(endpoint, tmp_path / "cache", session="s"), Share(0, 2), cases)
     assert phase.wait(30)
     assert sorted(endpoint.sent) == sorted(case.key for case in cases)
     assert set(endpoint.sent.values()) == {1}
@@ -79,7 +79,7 @@ def test_two_workers_send_each_request_once(tmp_path: Path) -> None:
     endpoint = _Counting()
     cases = _cases(tmp_path)
     phases = [
-        _phase(CachedAdapter(endpoint, tmp_path / "cache", session="s"), Share(index, 2), cases)  # type: ignore[arg-type]
+        _phase(CachedAdapter(endpoint, tmp_path / "cache", session="s"), Share(index, 2), cases)
         for index in range(2)
     ]
     assert all(phase.wait(30) for phase in phases)

@@ -81,7 +81,7 @@ class PythonEnvironment:
         """Installed distributions of this environment, read from its metadata without running it."""
         found: dict[str, str] = {}
         for dist in metadata.distributions(path=[str(p) for p in self.site_packages]):
-            name = dist.metadata.get("Name")
+            name = dist.name  # None for a distribution without metadata
             if name:
                 found.setdefault(str(name), dist.version)
         return dict(sorted(found.items(), key=lambda kv: kv[0].lower()))

@@ -44,6 +44,7 @@ import socket
 import struct
 import sys
 import time
+from collections.abc import Callable
 from typing import Any
 
 _HEADER = struct.Struct("!Q")
@@ -152,11 +153,12 @@ def _remove_ipc_objects() -> None:
     """Remove every SysV shared memory segment, message queue and semaphore set of the sandbox's
     IPC namespace (the cases share it; ``/tmp`` and ``/dev/shm`` are emptied separately)."""
     libc = ctypes.CDLL(None, use_errno=True)
-    for table, remove in (
+    removers: tuple[tuple[str, Callable[[int], int]], ...] = (
         ("shm", lambda ident: libc.shmctl(ident, _IPC_RMID, None)),
         ("msg", lambda ident: libc.msgctl(ident, _IPC_RMID, None)),
         ("sem", lambda ident: libc.semctl(ident, 0, _IPC_RMID)),
-    ):
+    )
+    for table, remove in removers:
         try:
             with open(f"/proc/sysvipc/{table}") as fh:
                 rows = fh.read().splitlines()[1:]

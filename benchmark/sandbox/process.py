@@ -40,7 +40,7 @@ _READ_CHUNK = 65536
 def _load_prctl() -> Callable[..., int] | None:
     """libc's prctl, resolved before any fork so the child only has to call it."""
     try:
-        return ctypes.CDLL(None, use_errno=True).prctl  # type: ignore[no-any-return]
+        return ctypes.CDLL(None, use_errno=True).prctl
     except (OSError, AttributeError):  # pragma: no cover - non-glibc platforms
         return None
 
