@@ -38,9 +38,11 @@ def scrub_text(text: str) -> str:
 
 def scrub(value: Any, max_chars: int | None = None) -> Any:
     """A copy of a JSON-like value (dict keys included) without lone surrogates, every string cut to
-    ``max_chars`` when given; other leaves as is. Values reach here with a bounded depth (the
-    sandbox refuses deeper verdicts); one nested past the recursion limit anyway is given back
-    unchanged rather than lost."""
+    ``max_chars`` when given; other leaves as is. A string of a ``str`` subclass (a ``StrEnum``
+    member such as :class:`benchmark.categories.CaseOutcome`) comes back a plain ``str``: a record
+    crosses to the xdist controller through execnet, which sends builtin types only. Values reach
+    here with a bounded depth (the sandbox refuses deeper verdicts); one nested past the recursion
+    limit anyway is given back unchanged rather than lost."""
     try:
         return _scrub(value, max_chars)
     except RecursionError:
@@ -49,9 +51,10 @@ def scrub(value: Any, max_chars: int | None = None) -> Any:
 
 def _scrub(value: Any, limit: int | None) -> Any:
     if isinstance(value, str):
-        return scrub_text(value if limit is None else bound_text(value, limit))
+        text = str(value)  # the same object for a str, a plain copy for a subclass
+        return scrub_text(text if limit is None else bound_text(text, limit))
     if isinstance(value, dict):
-        return {scrub_text(k) if isinstance(k, str) else k: _scrub(v, limit) for k, v in value.items()}
+        return {scrub_text(str(k)) if isinstance(k, str) else k: _scrub(v, limit) for k, v in value.items()}
     if isinstance(value, list | tuple):
         return [_scrub(v, limit) for v in value]
     return value
