@@ -1,9 +1,10 @@
-"""The failure categories every suite shares, as names rather than string literals.
+"""How a case record is classified, as names rather than string literals: its outcome and the
+failure categories every suite shares.
 
 They are ``StrEnum`` members, so a record, a report and a JSON file carry exactly the strings they
-carried before (``"syntax"``, ``"sandbox_error"``), and a category read back from a record compares
-equal to its member. A suite's own scoring categories (``wrong_objective``, ``infeasible``, ...) are
-declared by the suite in ``failure_categories`` after the execution ones.
+carried before (``"failed"``, ``"syntax"``, ``"sandbox_error"``), and a value read back from a
+record compares equal to its member. A suite's own scoring categories (``wrong_objective``,
+``infeasible``, ...) are declared by the suite in ``failure_categories`` after the execution ones.
 
 A leaf module: it imports nothing of the project, so the adapters may use it as a contract.
 """
@@ -11,6 +12,16 @@ A leaf module: it imports nothing of the project, so the adapters may use it as 
 from __future__ import annotations
 
 from enum import StrEnum
+
+
+class CaseOutcome(StrEnum):
+    """A record's ``outcome``: scored (``PASSED``, ``FAILED``), or not scored (``ERROR``, an
+    infrastructure fault; ``SKIPPED``, not evaluable under its setting)."""
+
+    PASSED = "passed"
+    FAILED = "failed"
+    ERROR = "error"
+    SKIPPED = "skipped"
 
 
 class ExecutionCategory(StrEnum):

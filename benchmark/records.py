@@ -13,12 +13,13 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from benchmark.categories import CaseOutcome
 from benchmark.files import append_lines, split_lines
 from benchmark.schema import SCHEMA_VERSION, CaseRecord, ValidationError, problems
 
 RESULTS_FILE = "results.jsonl"
 #: Outcomes that finish a case; ``error`` (infrastructure) and ``skipped`` cases are run again on resume.
-FINISHED_OUTCOMES = frozenset({"passed", "failed"})
+FINISHED_OUTCOMES = frozenset({CaseOutcome.PASSED, CaseOutcome.FAILED})
 
 
 class RecordSchemaError(ValueError):

@@ -16,10 +16,12 @@ import shutil
 import subprocess
 from pathlib import Path
 
+import execnet
 import pytest
 
 from adapters.base import CompletionRequest, Decoding
 from adapters.replay import ReplayAdapter, ReplayFileError
+from benchmark.categories import CaseOutcome, ExecutionCategory, InfrastructureCategory
 from benchmark.files import dumps_line, split_lines
 from benchmark.records import RecordSchemaError, read_records
 from benchmark.sandbox import Limits, Outcome, PoolSandbox, SandboxKind, create_sandbox
@@ -180,6 +182,16 @@ def test_dumps_line_round_trips_and_stays_one_line() -> None:
     line.encode("utf-8")
     assert json.loads(line) == value
     assert "中文" in line  # non-ASCII text stays readable
+
+
+def test_enum_members_in_a_record_become_plain_strings() -> None:
+    """execnet (xdist) refuses a StrEnum member; a scrubbed record holds none, values unchanged."""
+    record = scrub({"outcome": CaseOutcome.FAILED, "category": ExecutionCategory.SYNTAX,
+                    InfrastructureCategory.API_ERROR: [ExecutionCategory.RUNTIME]})  # fmt: skip
+    assert record == {"outcome": "failed", "category": "syntax", "api_error": ["runtime"]}
+    leaves = [record["outcome"], record["category"], *record, *record["api_error"]]
+    assert {type(leaf) for leaf in leaves} == {str}
+    execnet.dumps(record)
 
 
 # ------------------------------------------------------------------------------ record size bounds

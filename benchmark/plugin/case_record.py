@@ -13,6 +13,7 @@ from typing import Any
 from adapters.record import CallLog
 from benchmark import HARNESS_VERSION
 from benchmark.cases import Case
+from benchmark.categories import CaseOutcome
 from benchmark.messages import Message, ToolCall
 from benchmark.plugin.configuration import BenchRun
 from benchmark.prompt_size import implausible_prompt_tokens
@@ -46,7 +47,7 @@ def base_record(case: Case, run: BenchRun, dataset: dict[str, str], sandbox: str
 
 def verdict_fields(verdict: Verdict) -> dict[str, Any]:
     return {
-        "outcome": "passed" if verdict.passed else "failed",
+        "outcome": CaseOutcome.PASSED if verdict.passed else CaseOutcome.FAILED,
         "passed": verdict.passed,
         "category": verdict.category,
         "detail": verdict.detail,
@@ -73,7 +74,7 @@ def end_reason(record: dict[str, Any]) -> str:
     reason = next((str(value) for value in stated if isinstance(value, str) and value), None)
     if reason is not None:
         return reason
-    if record.get("outcome") in ("error", "skipped") and not record.get("turns"):
+    if record.get("outcome") in (CaseOutcome.ERROR, CaseOutcome.SKIPPED) and not record.get("turns"):
         return f"no model answer: {record.get('category')}"
     calls = record.get("turns") or []
     if not calls:

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from benchmark.categories import CaseOutcome
 from benchmark.records import latest_by_case, read_records
 from benchmark.reporting.render import accounting_lines, headline, summary_tables
 from benchmark.run import RunPaths
@@ -147,7 +148,7 @@ def _plots(summary: Mapping[str, Any], records: Sequence[Mapping[str, Any]]) -> 
     from matplotlib.ticker import MaxNLocator
 
     plots: list[tuple[str, str]] = []
-    scored = [r for r in records if r.get("outcome") in ("passed", "failed")]
+    scored = [r for r in records if r.get("outcome") in (CaseOutcome.PASSED, CaseOutcome.FAILED)]
     heats: list[_Heat] = []
 
     def add_heat(

@@ -13,6 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict
 from typing import Any
 
+from benchmark.categories import CaseOutcome
 from benchmark.metrics import k_values, mean_pass_at_k, mean_std, rate
 from benchmark.reporting.intervals import instance_rate_interval
 from benchmark.reporting.render import Table
@@ -95,10 +96,10 @@ def build_summary(
     latest = sorted(records, key=lambda r: str(r["case"]))  # the same summary whatever the finish order
     recorded_keys = {str(r["case"]) for r in latest}
     not_recorded = [key for key in selected or () if key not in recorded_keys]
-    all_scored = [r for r in latest if r.get("outcome") in ("passed", "failed")]
+    all_scored = [r for r in latest if r.get("outcome") in (CaseOutcome.PASSED, CaseOutcome.FAILED)]
     scored = [r for r in all_scored if official_settings is None or r.get("setting") in official_settings]
-    errors = [r for r in latest if r.get("outcome") == "error"]
-    skipped = [r for r in latest if r.get("outcome") == "skipped"]
+    errors = [r for r in latest if r.get("outcome") == CaseOutcome.ERROR]
+    skipped = [r for r in latest if r.get("outcome") == CaseOutcome.SKIPPED]
     failures = Counter(str(r.get("category")) for r in scored if not r["passed"])
     summary: dict[str, Any] = {
         "run": dict(run or {}),
@@ -167,9 +168,9 @@ def not_scored_reasons(records: Sequence[Mapping[str, Any]], not_recorded: Seque
     (``skipped: <category>``) or ``not recorded``."""
     reasons: Counter[str] = Counter()
     for record in records:
-        if record.get("outcome") == "error":
+        if record.get("outcome") == CaseOutcome.ERROR:
             reasons[str(record.get("category"))] += 1
-        elif record.get("outcome") == "skipped":
+        elif record.get("outcome") == CaseOutcome.SKIPPED:
             reasons[f"skipped: {record.get('category')}"] += 1
     if not_recorded:
         reasons["not recorded"] = len(not_recorded)

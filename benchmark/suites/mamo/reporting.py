@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from benchmark.categories import CaseOutcome
 from benchmark.reporting.render import Table
 from benchmark.suites.mamo.dataset import ODE, OPTIMIZATION, TYPES
 
@@ -21,7 +22,7 @@ def _scored(records: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
         r
         for r in records
         if r.get("suite") == "mamo"
-        and r.get("outcome") in ("passed", "failed")
+        and r.get("outcome") in (CaseOutcome.PASSED, CaseOutcome.FAILED)
         and "raw" in (r.get("scores") or {})
     ]
 

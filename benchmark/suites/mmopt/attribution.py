@@ -28,7 +28,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from benchmark.categories import ExecutionCategory
+from benchmark.categories import CaseOutcome, ExecutionCategory
 from benchmark.suites.mmopt.package import Package
 from benchmark.suites.mmopt.scoring import check_decisions, normalize_result, read_objective, tolerance_for
 from benchmark.verdict import Verdict
@@ -176,7 +176,7 @@ def classify_artifact(
 def fine_category(record: Mapping[str, Any]) -> str | None:
     """The Table-9 category of a failed record under its setting's protocol (None if it passed or
     was not scored)."""
-    if record.get("outcome") != "failed":
+    if record.get("outcome") != CaseOutcome.FAILED:
         return None
     extra = record.get("extra") or {}
     attribution = extra.get("attribution")

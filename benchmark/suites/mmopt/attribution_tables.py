@@ -14,6 +14,7 @@ from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from benchmark.categories import CaseOutcome
 from benchmark.reporting.render import Table
 from benchmark.suites.mmopt.attribution import COMPACT_GROUP, FINE_CATEGORIES, FINE_LABELS, fine_category
 from benchmark.suites.mmopt.stage2 import PARSE_FAILURE_SUBTYPES
@@ -58,7 +59,11 @@ def _cell(count: int, scored: int, failed: int) -> str:
 
 
 def _scored(records: Sequence[Mapping[str, Any]], setting: str) -> list[Mapping[str, Any]]:
-    return [r for r in records if r.get("setting") == setting and r.get("outcome") in ("passed", "failed")]
+    return [
+        r
+        for r in records
+        if r.get("setting") == setting and r.get("outcome") in (CaseOutcome.PASSED, CaseOutcome.FAILED)
+    ]
 
 
 def _by_model(records: Sequence[Mapping[str, Any]]) -> list[tuple[str, list[Mapping[str, Any]]]]:
@@ -82,7 +87,7 @@ def _breakdown_table(
         return None
     rows = []
     for model, group in _by_model(records):
-        failed = [r for r in group if r["outcome"] == "failed"]
+        failed = [r for r in group if r["outcome"] == CaseOutcome.FAILED]
         counts = Counter(key_of(r) for r in failed)
         cells = [_cell(counts[key], len(group), len(failed)) for key in labels]
         rows.append((model, *cells, f"{len(failed)}/{len(group)}"))
@@ -108,7 +113,7 @@ def oracle_reading_table(records: Sequence[Mapping[str, Any]]) -> Table | None:
 
 
 def unresolved_subtype_table(records: Sequence[Mapping[str, Any]]) -> Table | None:
-    failed = [r for r in _scored(records, "two_stage") if r["outcome"] == "failed"]
+    failed = [r for r in _scored(records, "two_stage") if r["outcome"] == CaseOutcome.FAILED]
     if not failed:
         return None
     subtypes = Counter(
@@ -130,7 +135,8 @@ def fine_taxonomy_table(records: Sequence[Mapping[str, Any]]) -> Table | None:
     if not present:
         return None
     counts = {
-        s: Counter(fine_category(r) for r in _scored(records, s) if r["outcome"] == "failed") for s in present
+        s: Counter(fine_category(r) for r in _scored(records, s) if r["outcome"] == CaseOutcome.FAILED)
+        for s in present
     }
     diagnosed = {"upstream_reading", "unresolved"}
     rows = []
@@ -152,7 +158,7 @@ def solved_share_table(records: Sequence[Mapping[str, Any]]) -> Table | None:
             r
             for r in records
             if r.get("setting") == setting
-            and r.get("outcome") == "skipped"
+            and r.get("outcome") == CaseOutcome.SKIPPED
             and r.get("category") == "not_evaluable"
         ]
         if not scored and not not_evaluable:

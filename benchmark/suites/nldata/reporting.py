@@ -12,7 +12,7 @@ from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from benchmark.categories import ExecutionCategory
+from benchmark.categories import CaseOutcome, ExecutionCategory
 from benchmark.reporting.render import Table
 from benchmark.suites.nldata.settings import SETTINGS
 
@@ -40,7 +40,7 @@ def _scored(records: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
         r
         for r in records
         if r.get("suite") == "nldata"
-        and r.get("outcome") in ("passed", "failed")
+        and r.get("outcome") in (CaseOutcome.PASSED, CaseOutcome.FAILED)
         and "ebc" in (r.get("scores") or {})
     ]
 
@@ -139,7 +139,7 @@ def heatmap(records: Sequence[Mapping[str, Any]]) -> Table:
 def error_analysis(records: Sequence[Mapping[str, Any]]) -> Table:
     counts: dict[str, Counter[str]] = defaultdict(Counter)
     for record in records:
-        category = record.get("category") if record.get("outcome") == "failed" else None
+        category = record.get("category") if record.get("outcome") == CaseOutcome.FAILED else None
         if category:
             counts[str(record.get("setting"))][str(category)] += 1
     present = [c for c in ERROR_CATEGORIES if any(c in group for group in counts.values())] or ["errors"]

@@ -11,6 +11,7 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from benchmark.categories import CaseOutcome
 from benchmark.reporting.render import Table
 
 
@@ -19,7 +20,7 @@ def _scored(records: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
         r
         for r in records
         if r.get("suite") == "tbmath"
-        and r.get("outcome") in ("passed", "failed")
+        and r.get("outcome") in (CaseOutcome.PASSED, CaseOutcome.FAILED)
         and "o_eval" in (r.get("scores") or {})
     ]
 
