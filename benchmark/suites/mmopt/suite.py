@@ -33,7 +33,6 @@ response cache answer both alike), and the Stage-2 request is shared by ``two_st
 from __future__ import annotations
 
 import argparse
-import ast
 import dataclasses
 import json
 from collections.abc import Callable, Mapping, Sequence
@@ -89,9 +88,6 @@ FAMILY_SHORT_NAMES: dict[str, str] = {
 FAILURE_CATEGORIES: tuple[str, ...] = (*EXECUTION_CATEGORIES, "infeasible_solution", "wrong_objective")
 
 _FIXTURES = commands.DEFAULT_ROOT
-#: Names in a reference solver that show it reads the package instead of embedding its data.
-_FILE_READS = ("instance_data.json", "solution_ref.json", "open(", "Path(", "json.load(")
-
 
 #: How the oracle answers a package whose reference solver cannot run in the sandbox.
 ORACLE_FROM_SOLUTION = (
@@ -103,23 +99,6 @@ ORACLE_FROM_OUR_MODELS = (
     "answers with our exact model of the subcategory (--oracle-solve) when the package's "
     "solver_ref.py is missing or reads package files"
 )
-
-
-def reference_solver_problem(package: packages.Package) -> str | None:
-    """Why the package's reference solver cannot answer inside the sandbox, or None if it can."""
-    if not package.solver_ref.strip():
-        return "the package has no ground_truth/solver_ref.py"
-    try:
-        tree = ast.parse(package.solver_ref)
-    except SyntaxError as exc:
-        return f"the reference solver does not parse ({exc.msg}, line {exc.lineno})"
-    solve = next((n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "solve"), None)
-    if solve is None or len(solve.args.args) > len(solve.args.defaults):
-        return "the reference solver has no top-level no-argument solve()"
-    reads = [token for token in _FILE_READS if token in package.solver_ref]
-    if reads:
-        return f"the reference solver reads files from the package ({', '.join(reads)})"
-    return None
 
 
 def solution_answer(package: packages.Package, reason: str) -> str:
@@ -160,7 +139,7 @@ def _solved_answer(package: packages.Package) -> tuple[str, str]:
 def _oracle_answer(package: packages.Package, note: dict[str, str], solve: bool = False) -> str:
     """The reference answer: the package's model and solver, else its reference solution or, with
     ``solve``, our exact model's answer (noted either way)."""
-    reason = reference_solver_problem(package)
+    reason = packages.reference_solver_problem(package)
     if reason is None:
         return oracle_response(package)
     if solve:
