@@ -34,4 +34,4 @@ test-real-server: setup-real-server
 	OPTBENCH_REQUIRE_REAL_SERVER=1 $(PY) -m pytest tests/test_real_server.py -m real_server -p no:cacheprovider
 
 lint: setup
-	$(PY) -m ruff check . && $(PY) -m ruff format --check .
+	$(PY) -m ruff check . && $(PY) -m ruff format --check . && $(PY) -m mypy benchmark adapters

@@ -16,7 +16,7 @@ import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -201,7 +201,7 @@ class CaseEvaluation:
             record["sandbox"] = "+".join(sorted({str(kind) for kind in ran}))
         record["end_reason"] = end_reason(record)
         # No lone surrogate (it cannot be written) and no field over the record's bound.
-        record = scrub(record, RECORD_FIELD_CHARS)
+        record = cast(dict[str, Any], scrub(record, RECORD_FIELD_CHARS))
         append_record(results, record)
         if options.record is not None:
             ReplayRecorder(options.record).append(case.key, calls.turns)

@@ -15,11 +15,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from benchmark.suites.mmopt.generation.decisions import number
 from benchmark.suites.mmopt.generation.flows import close, fmt
 from benchmark.suites.mmopt.generation.schedules import (
     machine_overlaps,
     negative_starts,
-    number,
     precedence_problems,
     read_starts,
 )
@@ -32,7 +32,9 @@ OPTIONAL_KEYS = ("eligible_machines",)
 TOLERANCE = 1e-6
 
 
-def _machines(solution: Mapping[str, Any], records: Mapping[tuple[str, str], Mapping[str, Any]]) -> dict:
+def _machines(
+    solution: Mapping[str, Any], records: Mapping[tuple[str, str], Mapping[str, Any]]
+) -> dict[tuple[str, str], Any]:
     chosen: dict[tuple[str, str], Any] = {key: record.get("machine") for key, record in records.items()}
     raw = solution.get("machine_assignment")
     if isinstance(raw, Mapping):
@@ -134,8 +136,8 @@ def check_solution(instance: Mapping[str, Any], solution: Mapping[str, Any]) -> 
     if len(starts) < len(time):
         return SolutionCheck(feasible=False, objective=None, problems=tuple(problems))
     makespan = max(start + time[key] for key, start in starts.items())
-    for key in REPORTED_KEYS:
-        reported = number(solution.get(key)) if key in solution else None
+    for reported_key in REPORTED_KEYS:
+        reported = number(solution.get(reported_key)) if reported_key in solution else None
         if reported is not None and not close(reported, makespan):
-            problems.append(f"reported {key} {fmt(reported)} != recomputed makespan {fmt(makespan)}")
+            problems.append(f"reported {reported_key} {fmt(reported)} != recomputed makespan {fmt(makespan)}")
     return SolutionCheck(feasible=not problems, objective=makespan, problems=tuple(problems))

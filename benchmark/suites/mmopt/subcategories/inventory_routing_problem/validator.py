@@ -21,11 +21,11 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, TypeGuard
 
+from benchmark.suites.mmopt.generation.decisions import number
 from benchmark.suites.mmopt.generation.flows import fmt
 from benchmark.suites.mmopt.generation.period_grids import read_grid, resolve_label
-from benchmark.suites.mmopt.generation.schedules import number
 from benchmark.suites.mmopt.subcategories.base import SolutionCheck
 from benchmark.suites.mmopt.subcategories.inventory_routing_problem.model import (
     DEPOT,
@@ -85,7 +85,7 @@ def _arcs_to_nodes(arcs: Any) -> list[Any] | None:
     return nodes
 
 
-def _readable(raw: Any, per_vehicle: bool) -> bool:
+def _readable(raw: Any, per_vehicle: bool) -> TypeGuard[Mapping[Any, Any]]:
     """Whether ``raw`` is a table of routes at all (the official scorer passes over one that is not)."""
     if not isinstance(raw, Mapping) or not raw:
         return False

@@ -7,11 +7,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from benchmark.suites.mmopt.generation.decisions import number
 from benchmark.suites.mmopt.generation.flows import close, fmt
 from benchmark.suites.mmopt.generation.schedules import (
     machine_overlaps,
     negative_starts,
-    number,
     precedence_problems,
     read_starts,
     record_problems,
@@ -42,8 +42,8 @@ def check_solution(instance: Mapping[str, Any], solution: Mapping[str, Any]) -> 
     makespan = max((start + duration[key] for key, start in starts.items()), default=None)
     if makespan is None:
         return SolutionCheck(feasible=False, objective=None, problems=tuple(problems))
-    for key in REPORTED_KEYS:
-        reported = number(solution.get(key)) if key in solution else None
+    for reported_key in REPORTED_KEYS:
+        reported = number(solution.get(reported_key)) if reported_key in solution else None
         if reported is not None and not close(reported, makespan):
-            problems.append(f"reported {key} {fmt(reported)} != recomputed makespan {fmt(makespan)}")
+            problems.append(f"reported {reported_key} {fmt(reported)} != recomputed makespan {fmt(makespan)}")
     return SolutionCheck(feasible=not problems, objective=makespan, problems=tuple(problems))

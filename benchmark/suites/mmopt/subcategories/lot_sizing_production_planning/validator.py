@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from benchmark.suites.mmopt.generation.decisions import number
 from benchmark.suites.mmopt.generation.flows import fmt
 from benchmark.suites.mmopt.generation.period_grids import read_grid
-from benchmark.suites.mmopt.generation.schedules import number
 from benchmark.suites.mmopt.subcategories.base import SolutionCheck
 from benchmark.suites.mmopt.subcategories.lot_sizing_production_planning.generator import (
     capacity_usage,

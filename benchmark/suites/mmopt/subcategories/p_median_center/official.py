@@ -58,7 +58,8 @@ def check(output: Any, instance: Mapping[str, Any], tolerance: float) -> Officia
     listed = read.selection(answer, OPEN_KEYS)
     open_set = set(listed or sorted(set(pairs.values())))
     p = int(read.number(instance.get("p_value")) or len(open_set))
-    weights = instance.get("demand_weights") if isinstance(instance.get("demand_weights"), Mapping) else {}
+    raw_weights = instance.get("demand_weights")
+    weights: Mapping[str, Any] = raw_weights if isinstance(raw_weights, Mapping) else {}
     problems: list[str] = []
     weighted, largest = 0.0, 0.0
     for point in point_names:

@@ -16,9 +16,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from benchmark.suites.mmopt.generation.decisions import ASSIGNMENT_KEYS, first_present, read_assignment
+from benchmark.suites.mmopt.generation.decisions import (
+    ASSIGNMENT_KEYS,
+    first_present,
+    number,
+    read_assignment,
+)
 from benchmark.suites.mmopt.generation.flows import close, fmt
-from benchmark.suites.mmopt.generation.schedules import TOLERANCE, machine_overlaps, number
+from benchmark.suites.mmopt.generation.schedules import TOLERANCE, machine_overlaps
 from benchmark.suites.mmopt.subcategories.base import SolutionCheck
 from benchmark.suites.mmopt.subcategories.parallel_machine_scheduling.generator import occupancy, release
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from benchmark.suites.mmopt.generation.decisions import first_present
+from benchmark.suites.mmopt.generation.decisions import first_present, number
 from benchmark.suites.mmopt.generation.flows import close, fmt
-from benchmark.suites.mmopt.generation.schedules import TOLERANCE, number
+from benchmark.suites.mmopt.generation.schedules import TOLERANCE
 from benchmark.suites.mmopt.subcategories.base import SolutionCheck
 
 START_KEYS = ("activity_start_times", "start_times", "starts", "schedule")

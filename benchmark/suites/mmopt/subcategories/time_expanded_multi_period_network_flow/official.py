@@ -88,8 +88,8 @@ def period_flows(
             if by_period:
                 return by_period
         for flat_key, raw_value in raw.items():
-            value = read.number(raw_value)
-            if value is None:
+            flow = read.number(raw_value)
+            if flow is None:
                 continue
             text = str(flat_key).strip()
             for period in sorted(periods, key=len, reverse=True):
@@ -97,7 +97,7 @@ def period_flows(
                     (text[: -len(s) - len(period)] for s in ("@", "_") if text.endswith(s + period)), None
                 )
                 if found is not None and (name := _arc(found, arc_ids, endpoints)) is not None:
-                    by_period.setdefault(period, {})[name] = value
+                    by_period.setdefault(period, {})[name] = flow
                     break
         if by_period:
             return by_period
@@ -143,9 +143,9 @@ def inventories(answer: Mapping[str, Any], storage_nodes: list[str], periods: li
                 return {storage_nodes[0]: single}
         flat: Grid = {}
         for flat_key, raw_value in raw.items():
-            value, parsed = read.number(raw_value), _flat_inventory_key(flat_key, periods, storage)
-            if value is not None and parsed is not None:
-                flat.setdefault(parsed[0], {})[parsed[1]] = value
+            amount, place = read.number(raw_value), _flat_inventory_key(flat_key, periods, storage)
+            if amount is not None and place is not None:
+                flat.setdefault(place[0], {})[place[1]] = amount
         if flat:
             return flat
     prefixed: Grid = {}

@@ -15,8 +15,8 @@ from collections.abc import Mapping
 from itertools import pairwise
 from typing import Any
 
+from benchmark.suites.mmopt.generation.decisions import number
 from benchmark.suites.mmopt.generation.flows import fmt
-from benchmark.suites.mmopt.generation.schedules import number
 from benchmark.suites.mmopt.subcategories.base import SolutionCheck
 from benchmark.suites.mmopt.subcategories.workforce_planning_shift_scheduling.generator import roster_totals
 from benchmark.suites.mmopt.subcategories.workforce_planning_shift_scheduling.roster import (
