@@ -489,9 +489,9 @@ def build_dataset_report(
     official: Path | None = None,
 ) -> DatasetReport:
     """Measure, tabulate and draw; writes ``dataset_report.md``, the plots and the contact sheets
-    into ``out`` and returns the report with its tables (the numbers the Markdown shows). With
-    ``official`` (a copy of the release's ``dataset/``) it adds our instance sizes against the
-    release's per tier (:mod:`.sizes`)."""
+    into ``out`` and returns the report with its tables (the numbers the Markdown shows), with our
+    instance sizes against the release's per tier (:mod:`.sizes`): a copy of the release's
+    ``dataset/`` at ``official``, or the release's counts shipped with the code without one."""
     started = time.perf_counter()
     out.mkdir(parents=True, exist_ok=True)
     facts, unreadable = collect_facts(root, repeats=repeats, processes=processes)
@@ -506,8 +506,7 @@ def build_dataset_report(
         unreadable=unreadable,
     )
     report.growth = growth_rows(facts)
-    if official is not None:
-        report.official_sizes = comparison_markdown(root, official)
+    report.official_sizes = comparison_markdown(root, official)
     acceptance, reasons = rejection_tables(generation)
     report.tables = {
         "counts": counts_table(facts),

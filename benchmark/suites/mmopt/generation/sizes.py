@@ -7,6 +7,13 @@ packages and the release's (both use the official schema): the length of every l
 ``edges`` …), and ``numbers``, the count of numeric values in the whole record (the measure the
 issue's ratios were taken with). Per subcategory and tier the table gives the median of each
 dimension on both sides and their ratio; a dimension only one side has is left out of the ratio.
+
+Without a copy of the release, the official side is :data:`RELEASE_SIZES`: per family a JSON file
+of the count fields of every medium and hard package's ``meta.json`` in the release (transcribed
+from ``ZhongLIFR/MM-OptBench`` at the commit each file names), with per subcategory the size
+dimensions each count field equals (checked on the release's own ``instance_data.json``) and,
+where our generator names a set otherwise, ``our_names`` (our dimension → the release's).
+The issue's bar is every medium and hard dimension within :data:`TOLERANCE` of the official median.
 """
 
 from __future__ import annotations
@@ -21,6 +28,10 @@ from typing import Any
 from benchmark.suites.mmopt.package import discover
 
 NUMBERS = "numbers"
+#: The transcribed release counts (see the module docstring), one file per family.
+RELEASE_SIZES = Path(__file__).with_name("release_sizes")
+#: How far (relative to the official median) our median may be and still match it.
+TOLERANCE = 0.25
 
 
 def count_numbers(value: Any) -> int:
@@ -72,12 +83,57 @@ def tier_sizes(root: Path) -> dict[tuple[str, str], TierSizes]:
         if isinstance(instance, dict):
             key = (ref.labels["subcategory"], ref.labels["difficulty"])
             grouped.setdefault(key, []).append(size_dimensions(instance))
+    return _medians(grouped)
+
+
+def release_tier_sizes(folder: Path = RELEASE_SIZES) -> dict[tuple[str, str], TierSizes]:
+    """Per (subcategory, difficulty) the release's median of every dimension a count field of its
+    ``meta.json`` files measures, from the transcribed tables in ``folder``."""
+    grouped: dict[tuple[str, str], list[dict[str, int]]] = {}
+    for subcategory, entry in _release_tables(folder).items():
+        dimensions: Mapping[str, str] = entry["dimensions"]
+        for package in entry["packages"].values():
+            row = {dim: package[f] for dim, f in dimensions.items() if isinstance(package.get(f), int)}
+            grouped.setdefault((subcategory, str(package["difficulty"])), []).append(row)
+    return _medians(grouped)
+
+
+def release_names(folder: Path = RELEASE_SIZES) -> dict[str, dict[str, str]]:
+    """subcategory → {our dimension: the release's name for it}, where the two differ."""
+    return {name: dict(entry.get("our_names") or {}) for name, entry in _release_tables(folder).items()}
+
+
+def renamed(
+    sizes: Mapping[tuple[str, str], TierSizes], names: Mapping[str, Mapping[str, str]]
+) -> dict[tuple[str, str], TierSizes]:
+    """``sizes`` with each subcategory's dimensions spelled as ``names`` maps them."""
+    result = {}
+    for key, tier in sizes.items():
+        spelled = names.get(tier.subcategory, {})
+        medians = {spelled.get(name, name): value for name, value in tier.medians.items()}
+        result[key] = TierSizes(tier.subcategory, tier.difficulty, tier.packages, medians)
+    return result
+
+
+def _release_tables(folder: Path) -> dict[str, dict[str, Any]]:
+    tables: dict[str, dict[str, Any]] = {}
+    for path in sorted(folder.glob("*.json")):
+        tables.update(json.loads(path.read_text(encoding="utf-8"))["subcategories"])
+    return tables
+
+
+def _medians(grouped: Mapping[tuple[str, str], list[dict[str, int]]]) -> dict[tuple[str, str], TierSizes]:
     result = {}
     for (subcategory, difficulty), rows in grouped.items():
         names = sorted({name for row in rows for name in row})
         medians = {name: float(statistics.median(row[name] for row in rows if name in row)) for name in names}
         result[subcategory, difficulty] = TierSizes(subcategory, difficulty, len(rows), medians)
     return result
+
+
+def within_tolerance(ours: float, official: float) -> bool:
+    """Whether our median is within :data:`TOLERANCE` of the official one (relative to it)."""
+    return abs(ours - official) <= TOLERANCE * official
 
 
 ORDER = {"easy": 0, "medium": 1, "hard": 2}
@@ -89,30 +145,43 @@ def _ratio(official: float, ours: float) -> str:
 
 def comparison_rows(
     ours: Mapping[tuple[str, str], TierSizes], official: Mapping[tuple[str, str], TierSizes]
-) -> list[tuple[str, str, str, str, str, str]]:
-    """(subcategory, tier, dimension, our median, official median, official/ours) for every tier
-    both sides have, and every dimension both sides measure."""
+) -> list[tuple[str, str, str, str, str, str, str]]:
+    """(subcategory, tier, dimension, our median, official median, official/ours, "yes"/"no" for
+    within :data:`TOLERANCE`) for every tier both sides have, and every dimension both measure."""
     rows = []
     for key in sorted(set(ours) & set(official), key=lambda k: (k[0], ORDER.get(k[1], 9))):
         mine, theirs = ours[key], official[key]
         for name in sorted(set(mine.medians) & set(theirs.medians)):
             a, b = mine.medians[name], theirs.medians[name]
-            rows.append((key[0], key[1], name, f"{a:g}", f"{b:g}", _ratio(b, a)))
+            within = "yes" if within_tolerance(a, b) else "no"
+            rows.append((key[0], key[1], name, f"{a:g}", f"{b:g}", _ratio(b, a), within))
     return rows
 
 
-def comparison_markdown(ours_root: Path, official_root: Path) -> list[str]:
-    """The ours-vs-official size table as Markdown lines, with the package counts per side."""
-    ours, official = tier_sizes(ours_root), tier_sizes(official_root)
+def comparison_markdown(ours_root: Path, official_root: Path | None = None) -> list[str]:
+    """The ours-vs-official size table as Markdown lines, with the package counts per side and how
+    many medium/hard dimensions are within :data:`TOLERANCE`. The official side is a release copy
+    at ``official_root``, or the transcribed release counts (:data:`RELEASE_SIZES`) without one."""
+    if official_root is None:
+        ours, official = renamed(tier_sizes(ours_root), release_names()), release_tier_sizes()
+        source = "the release's meta.json counts (benchmark/suites/mmopt/generation/release_sizes)"
+    else:
+        ours, official, source = tier_sizes(ours_root), tier_sizes(official_root), str(official_root)
+    percent = f"{TOLERANCE:.0%}"
     lines = [
-        "| subcategory | tier | dimension | ours (median) | official (median) | official / ours |",
-        "|---|---|---|---|---|---|",
+        f"| subcategory | tier | dimension | ours (median) | official (median) | official / ours "
+        f"| within ±{percent} |",
+        "|---|---|---|---|---|---|---|",
     ]
-    lines += [f"| {' | '.join(row)} |" for row in comparison_rows(ours, official)]
+    rows = comparison_rows(ours, official)
+    lines += [f"| {' | '.join(row)} |" for row in rows]
     shared = sorted(set(ours) & set(official))
+    scaled = [row for row in rows if row[1] in ("medium", "hard")]
     lines.append(
         f"{len(shared)} tiers on both sides; packages: ours {sum(ours[k].packages for k in shared)}, "
-        f"official {sum(official[k].packages for k in shared)}"
+        f"official {sum(official[k].packages for k in shared)} (official side: {source}); "
+        f"medium/hard dimensions within ±{percent} of the official median: "
+        f"{sum(row[6] == 'yes' for row in scaled)} of {len(scaled)}"
     )
     return lines
 
