@@ -79,14 +79,14 @@ def test_the_transcribed_counts_equal_the_sample_packages_instance_data() -> Non
     files were transcribed separately, so every mapped dimension must agree on them."""
     release, compared = _release_packages(), 0
     for ref in discover(OFFICIAL):
-        if ref.instance_id not in release:
+        if ref.labels["instance_id"] not in release:
             continue
-        subcategory, dimensions, counts = release[ref.instance_id]
+        subcategory, dimensions, counts = release[ref.labels["instance_id"]]
         assert subcategory == ref.labels["subcategory"]
         measured = size_dimensions(json.loads((ref.location / "ground_truth/instance_data.json").read_text()))
         for dimension, count_field in dimensions.items():
             if dimension in measured and count_field in counts:
-                assert measured[dimension] == counts[count_field], (ref.instance_id, dimension)
+                assert measured[dimension] == counts[count_field], (ref.labels["instance_id"], dimension)
                 compared += 1
     assert compared >= 100  # 52 medium/hard sample packages, 2-9 mapped dimensions each
 
