@@ -40,12 +40,22 @@ class Grouping:
     ``order`` lists values that come first, in that order (easy → medium → hard); others follow
     alphabetically. With ``markers``, every value is a pytest marker (``-m hard``); ``aliases``
     gives some values a second, short marker (``network_optimization`` → ``-m network``).
+    ``compare`` and ``split`` put the label into the views beyond the summary's tables, so the core
+    reads which labels those views use from the suite rather than knowing any suite's labels.
     """
 
     label: str
     order: tuple[str, ...] = ()
     markers: bool = True
     aliases: Mapping[str, str] = field(default_factory=dict)
+    compare: bool = False
+    """``compare RUN_A RUN_B`` breaks the paired difference down by this label (in grouping order);
+    the first two such labels are the rows and columns of the HTML report's heat maps. Meant for
+    coarse labels: a breakdown into many small groups gives intervals too wide to read."""
+    split: bool = False
+    """A held-out split draws its instance *k* of each value of the split labels with the
+    generator of the public instance *k* (``_001`` of one subcategory and difficulty), so the
+    ``contamination`` check pairs them; its rows are the first split label every record carries."""
 
     def sort_key(self, value: str) -> tuple[int, str]:
         return (self.order.index(value) if value in self.order else len(self.order), value)
