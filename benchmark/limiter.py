@@ -3,10 +3,10 @@
 Every request that leaves this process for an endpoint passes :class:`GatedAdapter`, which sits
 between the response cache and the real adapter (a cache hit never reaches it). It
 
-- holds one of ``slots`` permits for the duration of the call, so this process never has more than
-  ``slots`` requests in flight, whether they come from the generation phase or from a case's own
-  follow-up turns (the plugin gives each of W xdist workers ``max_in_flight / W`` slots, so the run
-  as a whole keeps at most ``--max-in-flight``);
+- holds one of ``slots`` permits for the duration of the call, whether the request comes from the
+  generation phase or from a case's own follow-up turns; under xdist the permits are the run's,
+  shared by its workers (:class:`benchmark.inflight.RunPermits`), so the run as a whole never has
+  more than ``--max-in-flight`` requests in flight and any worker may use all of them;
 - under ``--max-cost``, reserves each request's worst-case cost before sending it and refuses it
   when the session's spend plus what requests in flight hold could pass the cap
   (:mod:`benchmark.budget`): the case becomes ``api_error`` ("budget exhausted") and ``--resume``
@@ -26,6 +26,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from contextlib import AbstractContextManager
 
 from adapters.base import AdapterError, Completion, CompletionRequest, ModelAdapter
 from adapters.retry import UNREACHABLE
@@ -45,10 +46,12 @@ class GatedAdapter:
         slots: int,
         ledger: RequestLedger | None = None,
         max_cost_usd: float | None = None,
-        permits: threading.BoundedSemaphore | None = None,
+        permits: AbstractContextManager[object] | None = None,
     ) -> None:
-        """``permits``: the slots of another gate, so that the gates of every model a case asks
-        (the model under test, a modifier, a judge) share one in-flight bound."""
+        """``permits``: held around each request (by default ``slots`` of this gate's own); the
+        same object for the gates of every model a case asks (the model under test, a modifier,
+        a judge) makes them share one in-flight bound, and :class:`~benchmark.inflight.RunPermits`
+        shares it with the run's other processes."""
         if slots < 1:
             raise ValueError(f"a gate needs at least one slot, got {slots}")
         self.inner = inner
@@ -56,7 +59,9 @@ class GatedAdapter:
         self.slots = slots
         self.ledger = ledger
         self.max_cost_usd = max_cost_usd
-        self.permits = permits if permits is not None else threading.BoundedSemaphore(slots)
+        self.permits: AbstractContextManager[object] = (
+            permits if permits is not None else threading.BoundedSemaphore(slots)
+        )
         self.budget = (
             Budget(ledger.path.parent / BUDGET_FILE, ledger, max_cost_usd)
             if ledger is not None and max_cost_usd is not None

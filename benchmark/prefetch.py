@@ -8,8 +8,10 @@ pool of daemon threads that fills the response cache with the *first* request of
 selected cases, while the main thread runs the cases in pytest's order:
 
 - The share: the selected items are listed in the same order in every worker; worker ``w`` of
-  ``W`` takes the items at positions ``p`` with ``p % W == w`` and runs ``max_in_flight / W`` threads
-  (:class:`Share`). The run as a whole keeps ``--max-in-flight`` requests in flight for any ``-n``.
+  ``W`` takes the items at positions ``p`` with ``p % W == w`` (:class:`Share`) and runs up to
+  ``--max-in-flight`` threads. The permits they send under are the run's, shared by its workers
+  (:mod:`benchmark.inflight`): the run as a whole keeps ``--max-in-flight`` requests in flight for
+  any ``-n``, and the first worker up uses all of them until the others come.
 - A worker done with its share helps the others: its threads take the other shares' cases from
   their ends backwards (each share's owner works from its front), and stop on a share at its first
   case that is already cached or being fetched. Workers come up at different times (each starts
@@ -60,11 +62,6 @@ class Share:
 
     def owns(self, position: int) -> bool:
         return position % self.count == self.index
-
-    def slots(self, max_in_flight: int) -> int:
-        """This worker's part of ``max_in_flight`` (the parts add up to it; at least one each)."""
-        base, extra = divmod(max_in_flight, self.count)
-        return max(1, base + (1 if self.index < extra else 0))
 
 
 class _Captured(BaseException):

@@ -94,7 +94,7 @@ class CaseEvaluation:
         side.phase = GenerationPhase(
             side.adapter,
             self.run.suite,
-            threads=min(len(mine), side.share.slots(options.max_in_flight)),
+            threads=min(len(pending), side.in_flight),
             max_tokens=options.max_tokens,
             objective_only=options.objective_only,
         )

@@ -7,16 +7,21 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 
 import pytest
 
 from adapters import resolve_adapter
 from adapters.base import ModelAdapter
+from benchmark.inflight import RunPermits
 from benchmark.ledger import LEDGER_FILE, RequestLedger
 from benchmark.limiter import GatedAdapter
 from benchmark.plugin.configuration import BenchRun
 from benchmark.prefetch import GenerationPhase, Share
+
+#: The run folder's folder of in-flight permit files (:class:`~benchmark.inflight.RunPermits`).
+INFLIGHT_FOLDER = ".inflight"
 
 
 @dataclass
@@ -29,6 +34,9 @@ class ModelSide:
     adapter: ModelAdapter
     share: Share
     build: Callable[[str], ModelAdapter]
+    #: Requests this process may have in flight at once: the whole ``--max-in-flight`` when the
+    #: permits are the run's (:class:`~benchmark.inflight.RunPermits`, shared by its processes).
+    in_flight: int = 1
     phase: GenerationPhase | None = None
     others: dict[str, ModelAdapter] = field(default_factory=dict)
     _others_lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
@@ -53,8 +61,13 @@ def build_model_side(run: BenchRun, share: Share) -> ModelSide:
     options = run.options
     assert options.model is not None and run.run is not None
     ledger = RequestLedger(run.run.root / LEDGER_FILE, run.session)
-    slots = share.slots(options.max_in_flight)
-    permits = threading.BoundedSemaphore(slots)
+    slots = options.max_in_flight
+    # xdist workers share one bound through files in the run folder; a lone process needs no files.
+    permits: AbstractContextManager[object] = (
+        RunPermits(run.run.root / INFLIGHT_FOLDER, slots)
+        if share.count > 1
+        else threading.BoundedSemaphore(slots)
+    )
 
     def build(alias: str) -> ModelAdapter:
         return resolve_adapter(
@@ -67,4 +80,4 @@ def build_model_side(run: BenchRun, share: Share) -> ModelSide:
             behind_cache=lambda inner: GatedAdapter(inner, slots, ledger, options.max_cost, permits),
         )
 
-    return ModelSide(adapter=build(options.model), share=share, build=build)
+    return ModelSide(adapter=build(options.model), share=share, build=build, in_flight=slots)

@@ -52,9 +52,9 @@ class MamoSuite:
     official_settings: tuple[str, ...] = ("fewshot",)
     labels: tuple[str, ...] = ("family", "subcategory", "difficulty", "needs", "instance_id", "file")
     groupings: tuple[Grouping, ...] = (
-        Grouping("family"),
+        Grouping("family", compare=True),
         Grouping("subcategory"),
-        Grouping("difficulty", order=("easy", "medium", "hard")),
+        Grouping("difficulty", order=("easy", "medium", "hard"), compare=True),
         Grouping("needs", order=("direct",), markers=False),
     )
     #: ``wrong_ode_value``: an ODE program ran and printed a number that is not the answer (there is no

@@ -187,9 +187,9 @@ class MMOptSuite:
     official_settings: tuple[str, ...] = OFFICIAL_SETTINGS
     labels: tuple[str, ...] = ("family", "subcategory", "difficulty", "instance_id")
     groupings: tuple[Grouping, ...] = (
-        Grouping("family", aliases=FAMILY_SHORT_NAMES),
-        Grouping("subcategory"),
-        Grouping("difficulty", order=("easy", "medium", "hard")),
+        Grouping("family", aliases=FAMILY_SHORT_NAMES, compare=True),
+        Grouping("subcategory", split=True),
+        Grouping("difficulty", order=("easy", "medium", "hard"), compare=True, split=True),
     )
     failure_categories: tuple[str, ...] = FAILURE_CATEGORIES
 

@@ -54,9 +54,9 @@ class NLDataSuite:
     official_settings: tuple[str, ...] = PAPER_SETTINGS
     labels: tuple[str, ...] = ("family", "subcategory", "difficulty", "instance_id")
     groupings: tuple[Grouping, ...] = (
-        Grouping("family", order=("LP", "MILP"), aliases={"LP": "lp", "MILP": "milp"}),
+        Grouping("family", order=("LP", "MILP"), aliases={"LP": "lp", "MILP": "milp"}, compare=True),
         Grouping("subcategory"),
-        Grouping("difficulty", order=("easy", "medium", "hard")),
+        Grouping("difficulty", order=("easy", "medium", "hard"), compare=True),
     )
     failure_categories: tuple[str, ...] = ERROR_CATEGORIES
     #: The judge is a model alias: the harness asks it on the run's stack, ``rescore`` replays it.

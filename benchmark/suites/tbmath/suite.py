@@ -96,7 +96,7 @@ class TbMathSuite:
     official_settings: tuple[str, ...] = ("agent",)
     labels: tuple[str, ...] = ("family", "subcategory", "difficulty", "instance_id", "literature_split")
     groupings: tuple[Grouping, ...] = (
-        Grouping("family"),
+        Grouping("family", compare=True),
         Grouping("subcategory", markers=False),
         Grouping("literature_split", order=("no", "yes"), markers=False),
     )
