@@ -139,6 +139,18 @@ class DerivedArtifacts:
     meta_extra: dict[str, Any] = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class Descriptors:
+    """What a subcategory's templates say about a verified record besides its texts: the regime
+    tags, the formulation size and the ``meta.json`` fields of its own (each subcategory counts
+    and tags different things, so this is the per-folder hook of the shared
+    :meth:`~benchmark.suites.mmopt.generation.modular.ModularSubcategory.derive`)."""
+
+    regime_tags: tuple[str, ...]
+    formulation_size: dict[str, int]
+    meta_extra: dict[str, Any] = field(default_factory=dict)
+
+
 @runtime_checkable
 class InstanceGenerator(Subcategory, Protocol):
     """What a subcategory supplies so that :mod:`.pipeline` can build its instances.

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from benchmark.resources import resource_text, text_fragments
-from benchmark.suites.mmopt.generation.protocol import DerivedArtifacts, VerifiedRecord
+from benchmark.suites.mmopt.generation.protocol import Descriptors, VerifiedRecord
 from benchmark.suites.mmopt.subcategories.bipartite_assignment.generator import (
     MAXIMIZE,
     forbidden,
@@ -36,7 +36,8 @@ CONTRACT = _TEXT["contract"]
 _FORBIDDEN_TEXT = _TEXT["forbidden_text"]
 
 
-def task_input(instance: Mapping[str, Any]) -> str:
+def task_input(record: VerifiedRecord) -> str:
+    instance = record.instance
     balanced = len(tasks(instance)) == len(workers(instance))
     rules = (
         "every worker gets exactly one task and every task goes to exactly one worker."
@@ -143,7 +144,7 @@ def solver_ref(record: VerifiedRecord) -> str:
     )
 
 
-def derive(record: VerifiedRecord) -> DerivedArtifacts:
+def describe(record: VerifiedRecord) -> Descriptors:
     instance = record.instance
     n_workers, n_tasks = len(workers(instance)), len(tasks(instance))
     allowed = sum(len(row) for row in weights(instance).values())
@@ -162,11 +163,7 @@ def derive(record: VerifiedRecord) -> DerivedArtifacts:
     }
     if "matching_requirement" in instance:
         official_meta["required_side"] = instance["matching_requirement"]["required_side"]
-    return DerivedArtifacts(
-        task_input=task_input(instance),
-        canonical_specification=canonical_specification(record),
-        math_model=math_model(record),
-        solver_ref=solver_ref(record),
+    return Descriptors(
         regime_tags=tuple(tags),
         formulation_size={
             "variables": allowed,

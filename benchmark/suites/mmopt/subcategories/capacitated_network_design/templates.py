@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from benchmark.resources import resource_text, text_fragments
 from benchmark.suites.mmopt.generation.network import arc_kind
-from benchmark.suites.mmopt.generation.protocol import DerivedArtifacts, VerifiedRecord
+from benchmark.suites.mmopt.generation.protocol import Descriptors, VerifiedRecord
 from benchmark.suites.mmopt.generation.supply_network import supply_of, total_supply
 from benchmark.suites.mmopt.subcategories.capacitated_network_design.generator import (
     binding_arcs,
@@ -102,7 +102,12 @@ def solver_ref(record: VerifiedRecord) -> str:
     )
 
 
-def derive(record: VerifiedRecord) -> DerivedArtifacts:
+def task_input(record: VerifiedRecord) -> str:
+    """The same text for every instance: its numbers are all on the visual."""
+    return TASK_INPUT
+
+
+def describe(record: VerifiedRecord) -> Descriptors:
     instance = record.instance
     supply = supply_of(instance)
     kinds = {arc_kind(layers_of(instance), a["from"], a["to"]) for a in instance["arcs"]}
@@ -115,11 +120,7 @@ def derive(record: VerifiedRecord) -> DerivedArtifacts:
     if binding_arcs(instance, record.reference):
         tags.append("binding_capacity")
     n, m = len(instance["nodes"]), len(instance["arcs"])
-    return DerivedArtifacts(
-        task_input=TASK_INPUT,
-        canonical_specification=canonical_specification(record),
-        math_model=math_model(record),
-        solver_ref=solver_ref(record),
+    return Descriptors(
         regime_tags=tuple(tags),
         formulation_size={
             "variables": 2 * m,

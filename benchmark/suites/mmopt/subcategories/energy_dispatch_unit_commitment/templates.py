@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from benchmark.resources import resource_text, text_fragments
-from benchmark.suites.mmopt.generation.protocol import DerivedArtifacts, VerifiedRecord
+from benchmark.suites.mmopt.generation.protocol import Descriptors, VerifiedRecord
 from benchmark.suites.mmopt.generation.task_text import output_contract, task_text
 from benchmark.suites.mmopt.subcategories.energy_dispatch_unit_commitment.generator import (
     formulation_size,
@@ -67,7 +67,8 @@ def _where(instance: Mapping[str, Any]) -> str:
     return "The figures: " + "; ".join(parts) + "."
 
 
-def task_input(instance: Mapping[str, Any]) -> str:
+def task_input(record: VerifiedRecord) -> str:
+    instance = record.instance
     paragraphs = [
         _where(instance),
         RULES + " " + (INITIAL if any(instance["initial_status"].values()) else ALL_OFF),
@@ -176,7 +177,7 @@ def solver_ref(record: VerifiedRecord) -> str:
     )
 
 
-def derive(record: VerifiedRecord) -> DerivedArtifacts:
+def describe(record: VerifiedRecord) -> Descriptors:
     instance = record.instance
     meta = instance["meta_parameters"]
     tags = [
@@ -188,11 +189,7 @@ def derive(record: VerifiedRecord) -> DerivedArtifacts:
         f"units_{meta['number_units']}",
         f"periods_{meta['number_periods']}",
     ]
-    return DerivedArtifacts(
-        task_input=task_input(instance),
-        canonical_specification=canonical_specification(record),
-        math_model=math_model(record),
-        solver_ref=solver_ref(record),
+    return Descriptors(
         regime_tags=tuple(tags),
         formulation_size=formulation_size(instance),
     )

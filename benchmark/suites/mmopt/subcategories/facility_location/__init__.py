@@ -8,7 +8,13 @@ facilities and the customer → facility assignment.
 from __future__ import annotations
 
 from benchmark.suites.mmopt.generation.modular import ModularSubcategory
-from benchmark.suites.mmopt.subcategories.facility_location import generator, renderer, templates, validator
+from benchmark.suites.mmopt.subcategories.facility_location import (
+    generator,
+    official,
+    renderer,
+    templates,
+    validator,
+)
 
 SUBCATEGORY = ModularSubcategory(
     family="location_covering_assignment",
@@ -19,6 +25,7 @@ SUBCATEGORY = ModularSubcategory(
     templates=templates,
     renderer=renderer,
     validator=validator,
+    official=official,
     official_id_separators={"hard": "__"},  # the official release's hard ids are fl_h__001 …
 )
 

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from benchmark.resources import resource_text, text_fragments
-from benchmark.suites.mmopt.generation.protocol import DerivedArtifacts, VerifiedRecord
+from benchmark.suites.mmopt.generation.protocol import Descriptors, VerifiedRecord
 from benchmark.suites.mmopt.generation.spatial import number_text
 from benchmark.suites.mmopt.subcategories.facility_location.generator import (
     REGIMES,
@@ -182,7 +182,7 @@ def solver_ref(record: VerifiedRecord) -> str:
     )
 
 
-def derive(record: VerifiedRecord) -> DerivedArtifacts:
+def describe(record: VerifiedRecord) -> Descriptors:
     instance = record.instance
     n_f, n_c = len(instance["facility"]), len(instance["customer"])
     covered = sum(map(len, instance["feasible_assignments"].values()))
@@ -209,11 +209,7 @@ def derive(record: VerifiedRecord) -> DerivedArtifacts:
     }
     if capacitated:
         meta_extra["total_capacity"] = sum(f["capacity"] for f in instance["facility"].values())
-    return DerivedArtifacts(
-        task_input=task_input(record),
-        canonical_specification=canonical_specification(record),
-        math_model=math_model(record),
-        solver_ref=solver_ref(record),
+    return Descriptors(
         regime_tags=(*tags, f"open_{opened}_of_{n_f}"),
         formulation_size={  # the official names, and the project's variables / constraints
             "num_binary_y": n_f,

@@ -6,11 +6,8 @@ eligibility matrix, and states the output contract; every number is read from th
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from benchmark.resources import resource_text, text_fragments
-from benchmark.suites.mmopt.generation.protocol import DerivedArtifacts, VerifiedRecord
+from benchmark.suites.mmopt.generation.protocol import Descriptors, VerifiedRecord
 from benchmark.suites.mmopt.generation.task_text import output_contract, task_text
 from benchmark.suites.mmopt.subcategories.flexible_hybrid_flow_shop_scheduling.generator import (
     eligible,
@@ -31,7 +28,8 @@ TASK = _TEXT["task"]
 CONTRACT = output_contract(_TEXT["contract"])
 
 
-def task_input(instance: Mapping[str, Any]) -> str:
+def task_input(record: VerifiedRecord) -> str:
+    instance = record.instance
     reading = READING + (" " + ELIGIBILITY if has_eligibility(instance) else "")
     return task_text(
         "Flexible / hybrid flow-shop scheduling (scheduling and sequencing)", reading, TASK, contract=CONTRACT
@@ -96,7 +94,7 @@ def solver_ref(record: VerifiedRecord) -> str:
     )
 
 
-def derive(record: VerifiedRecord) -> DerivedArtifacts:
+def describe(record: VerifiedRecord) -> Descriptors:
     instance = record.instance
     meta = instance["meta_parameters"]
     tags = [
@@ -106,11 +104,7 @@ def derive(record: VerifiedRecord) -> DerivedArtifacts:
         f"jobs_{meta['number_jobs']}",
         f"stages_{meta['number_stages']}",
     ]
-    return DerivedArtifacts(
-        task_input=task_input(instance),
-        canonical_specification=canonical_specification(record),
-        math_model=math_model(record),
-        solver_ref=solver_ref(record),
+    return Descriptors(
         regime_tags=tuple(tags),
         formulation_size=formulation_size(instance),
     )

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from benchmark.resources import resource_text, text_fragments
-from benchmark.suites.mmopt.generation.protocol import DerivedArtifacts, VerifiedRecord
+from benchmark.suites.mmopt.generation.protocol import Descriptors, VerifiedRecord
 from benchmark.suites.mmopt.subcategories.generalized_assignment_problem.generator import (
     overloaded_by_cheapest,
 )
@@ -30,7 +30,8 @@ TASK = _TEXT["task"]
 CONTRACT = _TEXT["contract"]
 
 
-def task_input(instance: Mapping[str, Any]) -> str:
+def task_input(record: VerifiedRecord) -> str:
+    instance = record.instance
     where = WHERE_TWO if split(instance) else WHERE_ONE
     paragraphs = [
         "Generalized assignment (location, covering and assignment)",
@@ -116,7 +117,7 @@ def solver_ref(record: VerifiedRecord) -> str:
     )
 
 
-def derive(record: VerifiedRecord) -> DerivedArtifacts:
+def describe(record: VerifiedRecord) -> Descriptors:
     instance = record.instance
     agents, jobs = len(instance["sets"]["agents"]), len(instance["sets"]["tasks"])
     tags = [
@@ -126,11 +127,7 @@ def derive(record: VerifiedRecord) -> DerivedArtifacts:
         f"agents_{agents}",
         f"jobs_{jobs}",
     ]
-    return DerivedArtifacts(
-        task_input=task_input(instance),
-        canonical_specification=canonical_specification(record),
-        math_model=math_model(record),
-        solver_ref=solver_ref(record),
+    return Descriptors(
         regime_tags=tuple(tags),
         formulation_size={
             "variables": agents * jobs,

@@ -8,7 +8,7 @@ optimization instance the least number of colours and a colouring that attains i
 from __future__ import annotations
 
 from benchmark.resources import resource_text, text_fragments
-from benchmark.suites.mmopt.generation.protocol import DerivedArtifacts, VerifiedRecord
+from benchmark.suites.mmopt.generation.protocol import Descriptors, VerifiedRecord
 from benchmark.suites.mmopt.generation.task_text import output_contract, task_text
 from benchmark.suites.mmopt.subcategories.graph_coloring.generator import (
     answer_colours,
@@ -132,7 +132,7 @@ def solver_ref(record: VerifiedRecord) -> str:
     )
 
 
-def derive(record: VerifiedRecord) -> DerivedArtifacts:
+def describe(record: VerifiedRecord) -> Descriptors:
     instance = record.instance
     meta = instance["meta_parameters"]
     n, m = meta["number_of_vertices"], meta["number_of_edges"]
@@ -142,11 +142,7 @@ def derive(record: VerifiedRecord) -> DerivedArtifacts:
     tags = [kind, meta["topology_type"], f"vertices_{n}", f"chromatic_{chromatic}"]
     tags.append("clique_certifies" if clique == chromatic else "clique_below_chromatic")
     colours = len(instance["sets"]["colors"])
-    return DerivedArtifacts(
-        task_input=task_input(record),
-        canonical_specification=canonical_specification(record),
-        math_model=math_model(record),
-        solver_ref=solver_ref(record),
+    return Descriptors(
         regime_tags=tuple(tags),
         formulation_size={
             "variables": n * colours,

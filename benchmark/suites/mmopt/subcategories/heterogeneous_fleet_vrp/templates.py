@@ -7,7 +7,7 @@ output contract; coordinates, demands and the fleet's numbers stay in the figure
 from __future__ import annotations
 
 from benchmark.resources import resource_text, text_fragments
-from benchmark.suites.mmopt.generation.protocol import DerivedArtifacts, VerifiedRecord
+from benchmark.suites.mmopt.generation.protocol import Descriptors, VerifiedRecord
 from benchmark.suites.mmopt.generation.task_text import output_contract, task_text
 from benchmark.suites.mmopt.subcategories.heterogeneous_fleet_vrp.generator import (
     decimals_of,
@@ -121,7 +121,7 @@ def solver_ref(record: VerifiedRecord) -> str:
     )
 
 
-def derive(record: VerifiedRecord) -> DerivedArtifacts:
+def describe(record: VerifiedRecord) -> Descriptors:
     instance = record.instance
     meta = instance["meta_parameters"]
     solution = record.reference.solution
@@ -147,11 +147,7 @@ def derive(record: VerifiedRecord) -> DerivedArtifacts:
     used = {k: solution["route_vehicle_types"].count(k) for k in instance["vehicle_type_parameters"]}
     if any(used[k] == v["available_count"] for k, v in instance["vehicle_type_parameters"].items()):
         tags.append("availability_binding")
-    return DerivedArtifacts(
-        task_input=task_input(record),
-        canonical_specification=canonical_specification(record),
-        math_model=math_model(record),
-        solver_ref=solver_ref(record),
+    return Descriptors(
         regime_tags=tuple(tags),
         formulation_size={
             "variables": (n + 1) * n * vehicles + vehicles,

@@ -6,10 +6,8 @@ the output contract; every coordinate, stock, capacity, cost and demand is read 
 
 from __future__ import annotations
 
-from typing import Any
-
 from benchmark.resources import resource_text, text_fragments
-from benchmark.suites.mmopt.generation.protocol import DerivedArtifacts, VerifiedRecord
+from benchmark.suites.mmopt.generation.protocol import Descriptors, VerifiedRecord
 from benchmark.suites.mmopt.generation.task_text import output_contract, task_text
 from benchmark.suites.mmopt.subcategories.inventory_routing_problem.generator import (
     formulation_size,
@@ -28,7 +26,7 @@ TASK = _TEXT["task"]
 CONTRACT = output_contract(_TEXT["contract"])
 
 
-def task_input(instance: dict[str, Any]) -> str:
+def task_input(record: VerifiedRecord) -> str:
     title = "Inventory routing (multi-period and system planning)"
     return task_text(title, WHERE, RULES, TASK, contract=CONTRACT)
 
@@ -93,7 +91,7 @@ def solver_ref(record: VerifiedRecord) -> str:
     )
 
 
-def derive(record: VerifiedRecord) -> DerivedArtifacts:
+def describe(record: VerifiedRecord) -> Descriptors:
     instance = record.instance
     meta = instance["meta_parameters"]
     tags = [
@@ -104,11 +102,7 @@ def derive(record: VerifiedRecord) -> DerivedArtifacts:
         f"customers_{meta['number_customers']}",
         f"periods_{meta['number_periods']}",
     ]
-    return DerivedArtifacts(
-        task_input=task_input(instance),
-        canonical_specification=canonical_specification(record),
-        math_model=math_model(record),
-        solver_ref=solver_ref(record),
+    return Descriptors(
         regime_tags=tuple(tags),
         formulation_size=formulation_size(instance),
     )

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from benchmark.resources import resource_text, text_fragments
-from benchmark.suites.mmopt.generation.protocol import DerivedArtifacts, VerifiedRecord
+from benchmark.suites.mmopt.generation.protocol import Descriptors, VerifiedRecord
 from benchmark.suites.mmopt.generation.task_text import output_contract, task_text
 from benchmark.suites.mmopt.subcategories.job_shop_scheduling.generator import (
     formulation_size,
@@ -28,7 +28,7 @@ TASK = _TEXT["task"]
 CONTRACT = output_contract(_TEXT["contract"])
 
 
-def task_input(instance: Mapping[str, Any]) -> str:
+def task_input(record: VerifiedRecord) -> str:
     return task_text("Job-shop scheduling (scheduling and sequencing)", READING, TASK, contract=CONTRACT)
 
 
@@ -114,7 +114,7 @@ def solver_ref(record: VerifiedRecord) -> str:
     )
 
 
-def derive(record: VerifiedRecord) -> DerivedArtifacts:
+def describe(record: VerifiedRecord) -> Descriptors:
     instance = record.instance
     meta = instance["meta_parameters"]
     tags = [
@@ -124,11 +124,7 @@ def derive(record: VerifiedRecord) -> DerivedArtifacts:
         f"jobs_{meta['number_jobs']}",
         f"machines_{meta['number_machines']}",
     ]
-    return DerivedArtifacts(
-        task_input=task_input(instance),
-        canonical_specification=canonical_specification(record),
-        math_model=math_model(record),
-        solver_ref=solver_ref(record),
+    return Descriptors(
         regime_tags=tuple(tags),
         formulation_size=formulation_size(instance),
     )

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from benchmark.resources import resource_text, text_fragments
-from benchmark.suites.mmopt.generation.protocol import DerivedArtifacts, VerifiedRecord
+from benchmark.suites.mmopt.generation.protocol import Descriptors, VerifiedRecord
 from benchmark.suites.mmopt.generation.task_text import task_text
 from benchmark.suites.mmopt.subcategories.logical_constraint_satisfaction_models.renderer import (
     matrix_rows,
@@ -136,7 +136,7 @@ def solver_ref(record: VerifiedRecord) -> str:
     )
 
 
-def derive(record: VerifiedRecord) -> DerivedArtifacts:
+def describe(record: VerifiedRecord) -> Descriptors:
     instance = record.instance
     meta = instance["meta_parameters"]
     satisfiable = record.reference.solution["status"] == "feasible"
@@ -154,11 +154,7 @@ def derive(record: VerifiedRecord) -> DerivedArtifacts:
     nonzeros = sum(len(c["literals"]) for c in instance["clauses"]) + 2 * meta["implication_count"]
     nonzeros += sum(len(g["variables"]) for g in instance["at_most_one_groups"])
     nonzeros += sum(len(r["variables"]) for r in instance.get("cardinality_constraints", []))
-    return DerivedArtifacts(
-        task_input=task_input(record),
-        canonical_specification=canonical_specification(record),
-        math_model=math_model(record),
-        solver_ref=solver_ref(record),
+    return Descriptors(
         regime_tags=tuple(tags),
         formulation_size={
             "variables": meta["number_of_variables"],

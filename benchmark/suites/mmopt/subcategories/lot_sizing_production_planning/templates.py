@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from benchmark.resources import resource_text, text_fragments
-from benchmark.suites.mmopt.generation.protocol import DerivedArtifacts, VerifiedRecord
+from benchmark.suites.mmopt.generation.protocol import Descriptors, VerifiedRecord
 from benchmark.suites.mmopt.generation.task_text import output_contract, task_text
 from benchmark.suites.mmopt.subcategories.lot_sizing_production_planning.generator import (
     formulation_size,
@@ -31,7 +31,8 @@ TASK = _TEXT["task"]
 CONTRACT = output_contract(_TEXT["contract"])
 
 
-def task_input(instance: Mapping[str, Any]) -> str:
+def task_input(record: VerifiedRecord) -> str:
+    instance = record.instance
     reading = f"{WHERE_TWO if split(instance) else WHERE_ONE} {READING}"
     if "setup_time" in instance:
         reading += " " + SETUP_TIME
@@ -117,7 +118,7 @@ def solver_ref(record: VerifiedRecord) -> str:
     )
 
 
-def derive(record: VerifiedRecord) -> DerivedArtifacts:
+def describe(record: VerifiedRecord) -> Descriptors:
     instance = record.instance
     meta = instance["meta_parameters"]
     tags = [
@@ -128,11 +129,7 @@ def derive(record: VerifiedRecord) -> DerivedArtifacts:
         f"products_{meta['number_products']}",
         f"periods_{meta['number_periods']}",
     ]
-    return DerivedArtifacts(
-        task_input=task_input(instance),
-        canonical_specification=canonical_specification(record),
-        math_model=math_model(record),
-        solver_ref=solver_ref(record),
+    return Descriptors(
         regime_tags=tuple(tags),
         formulation_size=formulation_size(instance),
     )

@@ -7,7 +7,13 @@ the flow value, the arc flows keyed ``"u_v"`` and a minimum cut (``min_cut_S``/`
 from __future__ import annotations
 
 from benchmark.suites.mmopt.generation.modular import ModularSubcategory
-from benchmark.suites.mmopt.subcategories.maximum_flow import generator, renderer, templates, validator
+from benchmark.suites.mmopt.subcategories.maximum_flow import (
+    generator,
+    official,
+    renderer,
+    templates,
+    validator,
+)
 
 SUBCATEGORY = ModularSubcategory(
     family="network_optimization",
@@ -18,6 +24,7 @@ SUBCATEGORY = ModularSubcategory(
     templates=templates,
     renderer=renderer,
     validator=validator,
+    official=official,
 )
 
 __all__ = ["SUBCATEGORY"]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from benchmark.resources import resource_text, text_fragments
 from benchmark.suites.mmopt.generation.network import arc_kind
-from benchmark.suites.mmopt.generation.protocol import DerivedArtifacts, VerifiedRecord
+from benchmark.suites.mmopt.generation.protocol import Descriptors, VerifiedRecord
 from benchmark.suites.mmopt.subcategories.maximum_flow.generator import layers_of, trivial_cuts
 
 CANONICAL_SPECIFICATION = resource_text(__name__, "canonical_specification.txt.tmpl")
@@ -86,7 +86,12 @@ def solver_ref(record: VerifiedRecord) -> str:
     )
 
 
-def derive(record: VerifiedRecord) -> DerivedArtifacts:
+def task_input(record: VerifiedRecord) -> str:
+    """The same text for every instance: its numbers are all on the visual."""
+    return TASK_INPUT
+
+
+def describe(record: VerifiedRecord) -> Descriptors:
     instance = record.instance
     at_source, at_sink = trivial_cuts(instance, record.reference)
     layers = layers_of(instance)
@@ -95,11 +100,7 @@ def derive(record: VerifiedRecord) -> DerivedArtifacts:
     tags += [f"{kind}_arcs" for kind in ("intra", "bypass") if kind in kinds]
     tags.append("internal_min_cut" if not (at_source or at_sink) else "end_min_cut")
     n, m = len(instance["nodes"]), len(instance["arcs"])
-    return DerivedArtifacts(
-        task_input=TASK_INPUT,
-        canonical_specification=canonical_specification(record),
-        math_model=math_model(record),
-        solver_ref=solver_ref(record),
+    return Descriptors(
         regime_tags=tuple(tags),
         formulation_size={"variables": m, "constraints": n - 2, "bounds": m, "nodes": n, "arcs": m},
         meta_extra={},

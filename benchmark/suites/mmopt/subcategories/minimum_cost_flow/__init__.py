@@ -7,7 +7,13 @@ model returns the minimum total cost and the arc flows keyed ``"u_v"``.
 from __future__ import annotations
 
 from benchmark.suites.mmopt.generation.modular import ModularSubcategory
-from benchmark.suites.mmopt.subcategories.minimum_cost_flow import generator, renderer, templates, validator
+from benchmark.suites.mmopt.subcategories.minimum_cost_flow import (
+    generator,
+    official,
+    renderer,
+    templates,
+    validator,
+)
 
 SUBCATEGORY = ModularSubcategory(
     family="network_optimization",
@@ -18,6 +24,7 @@ SUBCATEGORY = ModularSubcategory(
     templates=templates,
     renderer=renderer,
     validator=validator,
+    official=official,
 )
 
 __all__ = ["SUBCATEGORY"]

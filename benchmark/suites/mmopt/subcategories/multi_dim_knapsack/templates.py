@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from benchmark.resources import resource_text, text_fragments
-from benchmark.suites.mmopt.generation.protocol import DerivedArtifacts, VerifiedRecord
+from benchmark.suites.mmopt.generation.protocol import Descriptors, VerifiedRecord
 from benchmark.suites.mmopt.generation.task_text import output_contract, task_text
 from benchmark.suites.mmopt.subcategories.multi_dim_knapsack.generator import greedy_value
 from benchmark.suites.mmopt.subcategories.multi_dim_knapsack.renderer import panels
@@ -75,7 +75,7 @@ def solver_ref(record: VerifiedRecord) -> str:
     )
 
 
-def derive(record: VerifiedRecord) -> DerivedArtifacts:
+def describe(record: VerifiedRecord) -> Descriptors:
     instance = record.instance
     meta = instance["meta_parameters"]
     n, m = meta["number_items"], meta["number_dimensions"]
@@ -89,11 +89,7 @@ def derive(record: VerifiedRecord) -> DerivedArtifacts:
     ]
     if greedy_value(instance) < solution["objective_value"]:
         tags.append("greedy_suboptimal")
-    return DerivedArtifacts(
-        task_input=task_input(record),
-        canonical_specification=canonical_specification(record),
-        math_model=math_model(record),
-        solver_ref=solver_ref(record),
+    return Descriptors(
         regime_tags=tuple(tags),
         formulation_size={"variables": n, "constraints": m, "nonzeros": n * m, "items": n, "resources": m},
     )

@@ -9,7 +9,13 @@ assignment.
 from __future__ import annotations
 
 from benchmark.suites.mmopt.generation.modular import ModularSubcategory
-from benchmark.suites.mmopt.subcategories.p_median_center import generator, renderer, templates, validator
+from benchmark.suites.mmopt.subcategories.p_median_center import (
+    generator,
+    official,
+    renderer,
+    templates,
+    validator,
+)
 
 SUBCATEGORY = ModularSubcategory(
     family="location_covering_assignment",
@@ -20,6 +26,7 @@ SUBCATEGORY = ModularSubcategory(
     templates=templates,
     renderer=renderer,
     validator=validator,
+    official=official,
 )
 
 __all__ = ["SUBCATEGORY"]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import textwrap
 
 from benchmark.resources import resource_text, text_fragments
-from benchmark.suites.mmopt.generation.protocol import DerivedArtifacts, VerifiedRecord
+from benchmark.suites.mmopt.generation.protocol import Descriptors, VerifiedRecord
 from benchmark.suites.mmopt.subcategories.p_median_center.generator import (
     P_CENTER,
     P_MEDIAN,
@@ -153,16 +153,12 @@ def solver_ref(record: VerifiedRecord) -> str:
     )
 
 
-def derive(record: VerifiedRecord) -> DerivedArtifacts:
+def describe(record: VerifiedRecord) -> Descriptors:
     instance = record.instance
     n_s, n_d = len(sites(instance)), len(points(instance))
     center = not is_median(instance)
     variant = instance["variant_type"]
-    return DerivedArtifacts(
-        task_input=task_input(record),
-        canonical_specification=canonical_specification(record),
-        math_model=math_model(record),
-        solver_ref=solver_ref(record),
+    return Descriptors(
         regime_tags=(TITLES[variant], "euclidean_distance", f"p_{instance['p_value']}", f"sites_{n_s}"),
         formulation_size={
             "variables": n_s + n_s * n_d + (1 if center else 0),

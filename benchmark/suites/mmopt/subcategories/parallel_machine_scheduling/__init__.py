@@ -24,6 +24,7 @@ SUBCATEGORY = ModularSubcategory(
     templates=templates,
     renderer=renderer,
     validator=validator,
+    official_problems=validator.official_problems,
 )
 
 __all__ = ["SUBCATEGORY"]

@@ -7,7 +7,7 @@ demand and capacity is read from the figures.
 from __future__ import annotations
 
 from benchmark.resources import resource_text, text_fragments
-from benchmark.suites.mmopt.generation.protocol import DerivedArtifacts, VerifiedRecord
+from benchmark.suites.mmopt.generation.protocol import Descriptors, VerifiedRecord
 from benchmark.suites.mmopt.generation.task_text import output_contract, task_text
 from benchmark.suites.mmopt.subcategories.rcpsp.generator import critical_path, formulation_size
 
@@ -79,7 +79,7 @@ def solver_ref(record: VerifiedRecord) -> str:
     )
 
 
-def derive(record: VerifiedRecord) -> DerivedArtifacts:
+def describe(record: VerifiedRecord) -> Descriptors:
     instance = record.instance
     meta = instance["meta_parameters"]
     tags = [
@@ -88,11 +88,7 @@ def derive(record: VerifiedRecord) -> DerivedArtifacts:
         f"activities_{meta['number_real_activities']}",
         f"resources_{meta['number_resources']}",
     ]
-    return DerivedArtifacts(
-        task_input=task_input(record),
-        canonical_specification=canonical_specification(record),
-        math_model=math_model(record),
-        solver_ref=solver_ref(record),
+    return Descriptors(
         regime_tags=tuple(tags),
         formulation_size=formulation_size(instance),
     )

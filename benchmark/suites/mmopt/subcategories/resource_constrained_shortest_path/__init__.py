@@ -10,6 +10,7 @@ from __future__ import annotations
 from benchmark.suites.mmopt.generation.modular import ModularSubcategory
 from benchmark.suites.mmopt.subcategories.resource_constrained_shortest_path import (
     generator,
+    official,
     renderer,
     templates,
     validator,
@@ -24,6 +25,7 @@ SUBCATEGORY = ModularSubcategory(
     templates=templates,
     renderer=renderer,
     validator=validator,
+    official=official,
 )
 
 __all__ = ["SUBCATEGORY"]

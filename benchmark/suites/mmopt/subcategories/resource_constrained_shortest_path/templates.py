@@ -10,7 +10,7 @@ import itertools
 
 from benchmark.resources import resource_text, text_fragments
 from benchmark.suites.mmopt.generation.network import arc_kind
-from benchmark.suites.mmopt.generation.protocol import DerivedArtifacts, VerifiedRecord
+from benchmark.suites.mmopt.generation.protocol import Descriptors, VerifiedRecord
 from benchmark.suites.mmopt.subcategories.resource_constrained_shortest_path.generator import (
     budgets_of,
     consumption,
@@ -127,7 +127,7 @@ def solver_ref(record: VerifiedRecord) -> str:
     )
 
 
-def derive(record: VerifiedRecord) -> DerivedArtifacts:
+def describe(record: VerifiedRecord) -> Descriptors:
     instance = record.instance
     kinds = {arc_kind(layers_of(instance), a["from"], a["to"]) for a in instance["arcs"]}
     tags = [
@@ -138,11 +138,7 @@ def derive(record: VerifiedRecord) -> DerivedArtifacts:
     tags += [f"{kind}_arcs" for kind in ("intra", "bypass") if kind in kinds]
     tags.append("budget_excludes_shortest_path")
     n, m, k = len(instance["nodes"]), len(instance["arcs"]), len(resources_of(instance))
-    return DerivedArtifacts(
-        task_input=task_input(record),
-        canonical_specification=canonical_specification(record),
-        math_model=math_model(record),
-        solver_ref=solver_ref(record),
+    return Descriptors(
         regime_tags=tuple(tags),
         formulation_size={
             "variables": m,

@@ -11,6 +11,7 @@ from __future__ import annotations
 from benchmark.suites.mmopt.generation.modular import ModularSubcategory
 from benchmark.suites.mmopt.subcategories.set_covering_partitioning import (
     generator,
+    official,
     renderer,
     templates,
     validator,
@@ -25,6 +26,7 @@ SUBCATEGORY = ModularSubcategory(
     templates=templates,
     renderer=renderer,
     validator=validator,
+    official=official,
 )
 
 __all__ = ["SUBCATEGORY"]

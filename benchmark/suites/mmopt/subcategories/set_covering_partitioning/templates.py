@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from benchmark.resources import resource_text, text_fragments
-from benchmark.suites.mmopt.generation.protocol import DerivedArtifacts, VerifiedRecord
+from benchmark.suites.mmopt.generation.protocol import Descriptors, VerifiedRecord
 from benchmark.suites.mmopt.subcategories.set_covering_partitioning.generator import (
     PARTITIONING,
     elements_of,
@@ -48,7 +48,8 @@ def _figures(instance: Mapping[str, Any]) -> list[str]:
     return [f"visual_{index}.png" for index in range(len(panels(instance)))]
 
 
-def task_input(instance: Mapping[str, Any]) -> str:
+def task_input(record: VerifiedRecord) -> str:
+    instance = record.instance
     title, _, rule = _RULE[variant_of(instance)]
     figures = _figures(instance)
     if len(figures) == 1:
@@ -129,7 +130,7 @@ def solver_ref(record: VerifiedRecord) -> str:
     )
 
 
-def derive(record: VerifiedRecord) -> DerivedArtifacts:
+def describe(record: VerifiedRecord) -> Descriptors:
     instance = record.instance
     n_elements, n_subsets = len(elements_of(instance)), len(subsets_of(instance))
     nonzeros = sum(len(s["elements"]) for s in subsets_of(instance))
@@ -138,11 +139,7 @@ def derive(record: VerifiedRecord) -> DerivedArtifacts:
         tags.append("planted_partitions")
     if greedy_cost(instance) != record.reference.solution["objective_exact"]:
         tags.append("greedy_suboptimal")
-    return DerivedArtifacts(
-        task_input=task_input(instance),
-        canonical_specification=canonical_specification(record),
-        math_model=math_model(record),
-        solver_ref=solver_ref(record),
+    return Descriptors(
         regime_tags=tuple(tags),
         formulation_size={
             "variables": n_subsets,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from benchmark.resources import resource_text, text_fragments
-from benchmark.suites.mmopt.generation.protocol import DerivedArtifacts, VerifiedRecord
+from benchmark.suites.mmopt.generation.protocol import Descriptors, VerifiedRecord
 from benchmark.suites.mmopt.generation.task_text import output_contract, task_text
 from benchmark.suites.mmopt.subcategories.set_packing.generator import greedy_weight
 from benchmark.suites.mmopt.subcategories.set_packing.renderer import panels
@@ -79,18 +79,14 @@ def solver_ref(record: VerifiedRecord) -> str:
     )
 
 
-def derive(record: VerifiedRecord) -> DerivedArtifacts:
+def describe(record: VerifiedRecord) -> Descriptors:
     instance = record.instance
     n, m = len(instance["sets"]["items"]), len(instance["subsets"])
     nonzeros = sum(len(g["elements"]) for g in instance["subsets"].values())
     tags = [f"items_{n}", f"groups_{m}"]
     if greedy_weight(instance) < record.reference.solution["objective_value"]:
         tags.append("greedy_suboptimal")
-    return DerivedArtifacts(
-        task_input=task_input(record),
-        canonical_specification=canonical_specification(record),
-        math_model=math_model(record),
-        solver_ref=solver_ref(record),
+    return Descriptors(
         regime_tags=tuple(tags),
         formulation_size={"variables": m, "constraints": n, "nonzeros": nonzeros, "items": n, "groups": m},
     )

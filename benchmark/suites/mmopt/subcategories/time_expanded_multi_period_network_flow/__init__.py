@@ -15,6 +15,7 @@ from __future__ import annotations
 from benchmark.suites.mmopt.generation.modular import ModularSubcategory
 from benchmark.suites.mmopt.subcategories.time_expanded_multi_period_network_flow import (
     generator,
+    official,
     renderer,
     templates,
     validator,
@@ -29,6 +30,7 @@ SUBCATEGORY = ModularSubcategory(
     templates=templates,
     renderer=renderer,
     validator=validator,
+    official=official,
 )
 
 __all__ = ["SUBCATEGORY"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from benchmark.resources import resource_text, text_fragments
 from benchmark.suites.mmopt.generation.network import arc_kind
-from benchmark.suites.mmopt.generation.protocol import DerivedArtifacts, VerifiedRecord
+from benchmark.suites.mmopt.generation.protocol import Descriptors, VerifiedRecord
 from benchmark.suites.mmopt.subcategories.time_expanded_multi_period_network_flow.generator import (
     binding_capacities,
     layers_of,
@@ -132,7 +132,12 @@ def solver_ref(record: VerifiedRecord) -> str:
     )
 
 
-def derive(record: VerifiedRecord) -> DerivedArtifacts:
+def task_input(record: VerifiedRecord) -> str:
+    """The same text for every instance: its numbers are all on the visual."""
+    return TASK_INPUT
+
+
+def describe(record: VerifiedRecord) -> Descriptors:
     instance = record.instance
     periods = len(instance["periods"])
     layers = layers_of(instance)
@@ -144,11 +149,7 @@ def derive(record: VerifiedRecord) -> DerivedArtifacts:
         tags.append("initial_inventory")
     n, m, w = len(instance["nodes"]), len(instance["arcs"]), len(instance["storage"])
     transport, storage = m * periods, w * (periods - 1)
-    return DerivedArtifacts(
-        task_input=TASK_INPUT,
-        canonical_specification=canonical_specification(record),
-        math_model=math_model(record),
-        solver_ref=solver_ref(record),
+    return Descriptors(
         regime_tags=tuple(tags),
         formulation_size={
             "variables": transport + storage,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from benchmark.resources import resource_text, text_fragments
 from benchmark.suites.mmopt.generation import routing
-from benchmark.suites.mmopt.generation.protocol import DerivedArtifacts, VerifiedRecord
+from benchmark.suites.mmopt.generation.protocol import Descriptors, VerifiedRecord
 from benchmark.suites.mmopt.generation.task_text import output_contract, task_text
 from benchmark.suites.mmopt.subcategories.travel_salesman_problem.generator import (
     cost_rule,
@@ -93,7 +93,7 @@ def solver_ref(record: VerifiedRecord) -> str:
     )
 
 
-def derive(record: VerifiedRecord) -> DerivedArtifacts:
+def describe(record: VerifiedRecord) -> Descriptors:
     instance = record.instance
     meta = instance["meta_parameters"]
     n = len(instance["sets"]["nodes"])
@@ -104,11 +104,7 @@ def derive(record: VerifiedRecord) -> DerivedArtifacts:
         tags.append("nearest_neighbour_suboptimal")
     if abs(improved - optimum) > 1e-6:
         tags.append("two_opt_suboptimal")
-    return DerivedArtifacts(
-        task_input=task_input(record),
-        canonical_specification=canonical_specification(record),
-        math_model=math_model(record),
-        solver_ref=solver_ref(record),
+    return Descriptors(
         regime_tags=tuple(tags),
         formulation_size={
             "variables": n * (n - 1) // 2,

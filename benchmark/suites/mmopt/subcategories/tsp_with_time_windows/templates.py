@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from benchmark.resources import resource_text, text_fragments
 from benchmark.suites.mmopt.generation import routing
-from benchmark.suites.mmopt.generation.protocol import DerivedArtifacts, VerifiedRecord
+from benchmark.suites.mmopt.generation.protocol import Descriptors, VerifiedRecord
 from benchmark.suites.mmopt.generation.task_text import output_contract, task_text
 from benchmark.suites.mmopt.subcategories.tsp_with_time_windows.generator import (
     grid_size,
@@ -101,7 +101,7 @@ def solver_ref(record: VerifiedRecord) -> str:
     )
 
 
-def derive(record: VerifiedRecord) -> DerivedArtifacts:
+def describe(record: VerifiedRecord) -> Descriptors:
     instance = record.instance
     meta = instance["meta_parameters"]
     n = meta["number_customers"] + 1
@@ -121,11 +121,7 @@ def derive(record: VerifiedRecord) -> DerivedArtifacts:
         tags.append("greedy_suboptimal")
     if record.reference.solution["binding_time_window_nodes"]:
         tags.append("binding_windows_on_optimal_tour")
-    return DerivedArtifacts(
-        task_input=task_input(record),
-        canonical_specification=canonical_specification(record),
-        math_model=math_model(record),
-        solver_ref=solver_ref(record),
+    return Descriptors(
         regime_tags=tuple(tags),
         formulation_size={
             "variables": n * (n - 1) + n + 1,

@@ -24,6 +24,7 @@ SUBCATEGORY = ModularSubcategory(
     templates=templates,
     renderer=renderer,
     validator=validator,
+    official_answer=validator.official_answer,
 )
 
 __all__ = ["SUBCATEGORY"]

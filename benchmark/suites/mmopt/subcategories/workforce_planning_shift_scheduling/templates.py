@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from benchmark.resources import resource_text, text_fragments
-from benchmark.suites.mmopt.generation.protocol import DerivedArtifacts, VerifiedRecord
+from benchmark.suites.mmopt.generation.protocol import Descriptors, VerifiedRecord
 from benchmark.suites.mmopt.generation.task_text import WIDTH, Verbatim, output_contract, task_text
 from benchmark.suites.mmopt.subcategories.workforce_planning_shift_scheduling.generator import (
     cheapest_staffing_cost,
@@ -59,7 +59,8 @@ def _rule_lines(instance: Mapping[str, Any]) -> list[str]:
     return ["\n  ".join(textwrap.wrap(line, WIDTH - 2)) for line in lines]
 
 
-def task_input(instance: Mapping[str, Any]) -> str:
+def task_input(record: VerifiedRecord) -> str:
+    instance = record.instance
     if rules(instance).overtime:
         where = f"{WHERE_THREE if split(instance) else WHERE_TWO} {PROFILE_RULES}"
     else:
@@ -164,7 +165,7 @@ def solver_ref(record: VerifiedRecord) -> str:
     )
 
 
-def derive(record: VerifiedRecord) -> DerivedArtifacts:
+def describe(record: VerifiedRecord) -> Descriptors:
     instance = record.instance
     meta = instance["meta_parameters"]
     rule = rules(instance)
@@ -176,11 +177,7 @@ def derive(record: VerifiedRecord) -> DerivedArtifacts:
         f"workers_{meta['number_workers']}",
         f"days_{meta['number_periods']}",
     ]
-    return DerivedArtifacts(
-        task_input=task_input(instance),
-        canonical_specification=canonical_specification(record),
-        math_model=math_model(record),
-        solver_ref=solver_ref(record),
+    return Descriptors(
         regime_tags=tuple(tags),
         formulation_size=formulation_size(instance),
     )

@@ -1,0 +1,152 @@
+"""What each module of a subcategory folder must provide, as protocols a type checker can see.
+
+A folder's ``__init__.py`` binds its modules into a
+:class:`~benchmark.suites.mmopt.generation.modular.ModularSubcategory`, whose fields are typed with
+these protocols: mypy accepts a module where a protocol is expected and reports a missing or
+mistyped function by name (``Argument "templates" ... "describe" has incompatible type``), and
+:func:`missing_members` repeats that check at registration for a folder the checker never saw.
+
+Parameters are positional-only, so a module may name them as it likes. The optional parts (the
+official release's rules, the official reading of an answer, the known-cause planting, the
+Stage-2 public record) are protocols or callables of their own; a folder that has one declares it,
+and the caller has the default for the others.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, Protocol
+
+from benchmark.suites.mmopt.subcategories.base import SolutionCheck
+
+if TYPE_CHECKING:
+    from benchmark.suites.mmopt.generation.protocol import (
+        Descriptors,
+        ExpectedLabel,
+        ReferenceSolution,
+        RenderedVisual,
+        VerifiedRecord,
+    )
+    from benchmark.suites.mmopt.official import OfficialCheck
+    from benchmark.suites.mmopt.package import Package
+
+
+class GeneratorModule(Protocol):
+    """Stages 2-5 and 8 of the construction protocol (:mod:`..generation.protocol`)."""
+
+    def sample_structure(self, rng: random.Random, difficulty: str, /) -> Any: ...
+
+    def instantiate(self, rng: random.Random, structure: Any, difficulty: str, /) -> dict[str, Any]: ...
+
+    def structural_problems(self, instance: Mapping[str, Any], difficulty: str, /) -> list[str]: ...
+
+    def reference_solve(self, instance: Mapping[str, Any], /) -> ReferenceSolution: ...
+
+    def cross_check(self, instance: Mapping[str, Any], /) -> tuple[str, float]: ...
+
+    def solution_problems(
+        self, instance: Mapping[str, Any], reference: ReferenceSolution, difficulty: str, /
+    ) -> list[str]: ...
+
+
+class TemplatesModule(Protocol):
+    """Stage 6: the package's texts and descriptors, from the verified record.
+
+    The four texts and :meth:`describe` are what differs between subcategories; the shared
+    :meth:`~benchmark.suites.mmopt.generation.modular.ModularSubcategory.derive` assembles them."""
+
+    def task_input(self, record: VerifiedRecord, /) -> str: ...
+
+    def canonical_specification(self, record: VerifiedRecord, /) -> str: ...
+
+    def math_model(self, record: VerifiedRecord, /) -> str: ...
+
+    def solver_ref(self, record: VerifiedRecord, /) -> str: ...
+
+    def describe(self, record: VerifiedRecord, /) -> Descriptors: ...
+
+
+class RendererModule(Protocol):
+    """Stage 7: the visuals and what the drawn-label and text audits read off them."""
+
+    def render(self, instance: Mapping[str, Any], /) -> list[RenderedVisual]: ...
+
+    def expected_labels(self, instance: Mapping[str, Any], /) -> list[ExpectedLabel]: ...
+
+    def visual_values(self, instance: Mapping[str, Any], /) -> set[int]: ...
+
+
+class ValidatorModule(Protocol):
+    """Scoring-time feasibility of returned decisions (also run on every reference at generation)."""
+
+    def check_solution(
+        self, instance: Mapping[str, Any], solution: Mapping[str, Any], /
+    ) -> SolutionCheck: ...
+
+
+#: How ``--scoring=official`` narrows an answer to the fields the release's scorer reads (workforce
+#: planning: one roster source, no reported counts); a subcategory without one reads it whole.
+OfficialAnswer = Callable[[Mapping[str, Any]], Mapping[str, Any]]
+#: What the release's scorer rejects in an answer the validator accepts (``--scoring=official``
+#: only); a subcategory without one adds nothing.
+OfficialProblems = Callable[[Mapping[str, Any], Mapping[str, Any]], list[str]]
+
+
+class OfficialRules(Protocol):
+    """The official release's scoring rules on its ``instance_data.json`` schema
+    (:mod:`benchmark.suites.mmopt.official`).
+
+    ``REFERENCE_KEYS``: where the verified optimum is read in ``solution_ref.json``, in order;
+    ``OPTIONAL_KEYS``: instance keys the check may look up that an official instance may lack."""
+
+    REFERENCE_KEYS: tuple[str, ...]
+    OPTIONAL_KEYS: frozenset[str]
+
+    def reads(self, instance: Mapping[str, Any], /) -> bool:
+        """Whether ``instance`` is in this schema (the scorer's choice between the rules and the
+        validator, :meth:`ModularSubcategory.rules_for`)."""
+        ...
+
+    def check(self, output: Any, instance: Mapping[str, Any], tolerance: float, /) -> OfficialCheck: ...
+
+
+class PlantingModule(Protocol):
+    """A folder's own known-cause answers (:mod:`benchmark.suites.mmopt.planting`): the data-level
+    causes built from its reference model, and the effect a misread must have."""
+
+    MISREAD_EFFECT: tuple[str, str]
+
+    def misread(self, package: Package, /) -> tuple[str, dict[str, Any]]: ...
+
+    def drop_constraint(self, package: Package, /) -> str: ...
+
+    def heuristic(self, package: Package, /) -> str: ...
+
+
+class ExtractionModule(Protocol):
+    """The Stage-2 public record of an instance whose ``instance_data.json`` holds more than the
+    model may be shown (:mod:`benchmark.suites.mmopt.stage2`)."""
+
+    def public_record(self, instance: Mapping[str, Any], /) -> dict[str, Any]: ...
+
+
+def protocol_members(protocol: type) -> tuple[str, ...]:
+    """The public names ``protocol`` declares (methods and attributes), its protocol bases' included."""
+    names: set[str] = set()
+    for klass in protocol.__mro__:
+        if klass is protocol or (getattr(klass, "_is_protocol", False) and klass is not Protocol):
+            names |= {n for n in vars(klass) if not n.startswith("_")}
+            names |= {n for n in getattr(klass, "__annotations__", {}) if not n.startswith("_")}
+    return tuple(sorted(names))
+
+
+def missing_members(part: object, protocol: type) -> list[str]:
+    """The members of ``protocol`` that ``part`` lacks, or that it has but cannot call where the
+    protocol declares a method: what a registration must refuse, named."""
+    missing = []
+    for name in protocol_members(protocol):
+        declared = getattr(protocol, name, None)
+        if not hasattr(part, name) or (callable(declared) and not callable(getattr(part, name))):
+            missing.append(name)
+    return missing
