@@ -133,7 +133,8 @@ def build_parser() -> argparse.ArgumentParser:
     compare.set_defaults(handler=_compare)
     contamination = commands.add_parser(
         "contamination",
-        help="the same model on the public set and on a held-out split: pass-rate gap per subcategory",
+        help="the same model on the public set and on a held-out split: the paired pass-rate gap, overall "
+        "and per group of instances",
     )
     contamination.add_argument("public_run", help="run folder of the public (shipped) dataset")
     contamination.add_argument("fresh_run", help="run folder of a held-out split (generate --split)")

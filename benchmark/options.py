@@ -74,7 +74,7 @@ class RunOptions:
         get = config.getoption
         suite, dataset = get("suite") or str(config.getini("optbench_suite")), get("dataset")
         prefix, _, rest = (dataset or "").partition(":")
-        if rest and prefix in suites:  # --dataset mamo:PATH picks the suite and its external format
+        if rest and prefix in suites:  # --dataset SUITE:PATH picks the suite and its external format
             suite, dataset = prefix, rest
         return cls(
             model=get("model"),
@@ -132,8 +132,8 @@ def add_options(parser: pytest.Parser) -> None:
     group.addoption(
         "--artifacts",
         default=None,
-        help="score the answer files an external agent wrote in DIR, asking no model (tbmath: "
-        "DIR/<task>.json; mamo: DIR/<file>/<id>.lp or .py); without --model the model is artifacts:DIR",
+        help="score the answer files an external agent wrote in DIR, asking no model (the README gives "
+        "each suite's layout of DIR); without --model the model is artifacts:DIR",
     )
     group.addoption("--setting", default=None, help="prompt setting (default: the suite's official one)")
     group.addoption(

@@ -14,6 +14,7 @@ import pytest
 
 from benchmark.reporting.html import case_seconds, to_html
 from benchmark.reporting.summary import build_summary
+from benchmark.suites.base import Grouping
 from tests.conftest import REPO
 
 
@@ -43,7 +44,7 @@ def test_report_has_a_plot_per_view_and_links_and_escapes_every_case() -> None:
         _record(i, setting, (i + len(setting)) % 3 != 0) for i in range(12) for setting in ("nl", "nl_data")
     ]
     summary = build_summary(records, {"model": "demo"})
-    page = to_html(summary, records)
+    page = to_html(summary, records, groupings=(Grouping("family", compare=True),))
     captions = [part.split("'", 1)[0] for part in page.split("<img alt='")[1:]]
     assert captions == [
         # EBC is 1 exactly when the case passed: one heat map, both names
@@ -60,6 +61,28 @@ def test_report_has_a_plot_per_view_and_links_and_escapes_every_case() -> None:
     assert "<script>alert(1)</script>" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
     assert page.count("<script>") == 1  # the page's own filter script only
     assert "95% CI" in page
+
+
+def test_the_heat_maps_are_drawn_by_the_labels_the_suite_compares_by() -> None:
+    """Rows × columns are the first two groupings marked ``compare``; a grouping not so marked is
+    no axis though every record carries it, and without any the rows are the settings."""
+    records = [
+        {**_record(i, "nl", i % 3 == 0), "subcategory": f"sub{i}", "difficulty": ("hard", "easy")[i % 2]}
+        for i in range(6)
+    ]
+    summary = build_summary(records, {"model": "demo"})
+
+    def heat_caption(groupings: tuple[Grouping, ...]) -> str:
+        page = to_html(summary, records, groupings=groupings)
+        return page.split("<img alt='", 1)[1].split("'", 1)[0].removeprefix("pass@1 (sample rate), mean ebc ")
+
+    declared = (
+        Grouping("subcategory"),
+        Grouping("family", compare=True),
+        Grouping("difficulty", order=("easy", "hard"), compare=True),
+    )
+    assert heat_caption(declared) == "by family × difficulty (the same in every cell)"
+    assert heat_caption(declared[:1]) == "by setting × all (the same in every cell)"
 
 
 def _dom(page: str, tmp_path: Path, fragment: str) -> str:

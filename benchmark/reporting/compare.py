@@ -6,8 +6,8 @@ refuses (unless told to) runs whose datasets or scoring differ, and warns when t
 (setting, decoding, execution limits) differ. The difference B − A of pass@1 gets a paired 95%
 interval and a paired test (with one sample per instance the exact McNemar test and its exact
 conditional interval, which stay sane on a handful of instances; otherwise a paired bootstrap and
-a sign-flip test), overall and per family and difficulty; every case whose verdict flipped is
-listed.
+a sign-flip test), overall and per value of each label the suite declares for comparison
+(:attr:`benchmark.suites.base.Grouping.compare`); every case whose verdict flipped is listed.
 """
 
 from __future__ import annotations
@@ -142,9 +142,7 @@ def compare_runs(a: LoadedRun, b: LoadedRun, *, allow_mismatch: bool = False) ->
     ]  # fmt: skip
     overall = paired(a.records, b.records)
     breakdown: dict[str, dict[str, Any]] = {}
-    for grouping in suite.groupings:
-        if grouping.label not in ("family", "difficulty"):
-            continue
+    for grouping in (g for g in suite.groupings if g.compare):
         groups: dict[str, list[str]] = defaultdict(list)
         for key in common:
             value = a.records[key].get(grouping.label)

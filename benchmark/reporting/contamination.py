@@ -7,15 +7,16 @@ difficulty that no model can have seen, so the same model under the same setting
 same on both, up to noise; a gap beyond noise is evidence of contamination (or of a split that is not
 of the same kind, which the version check below rules out as far as the manifests can tell).
 
-Pairing. A split numbers its instances as the public set does (``<subcategory>/<difficulty>/…_001``
-and on), each drawn by the same generator at the same difficulty and index from a different seed.
-So public instance *k* of a subcategory and difficulty is paired with the split's instance *k*: a
-matched design whose pairs share everything but the seed. The pass-rate gap (public − fresh) per
-subcategory (or domain, for suites labelled so) and overall gets the paired interval and the paired
-test of :mod:`benchmark.reporting.intervals` (with one sample per instance Newcombe's hybrid score
-interval and the exact McNemar test). Public instances without a counterpart in the split (with the
-split's default two per difficulty, the third on) are left out of the pairs; their pass rate is
-shown for context.
+Pairing. A split numbers its instances as the public set does, each drawn by the same generator
+at the same index from a different seed; the labels it draws by are the suite's split labels
+(:attr:`benchmark.suites.base.Grouping.split`, e.g. ``<subcategory>/<difficulty>/…_001`` and on).
+So public instance *k* of each combination of those labels is paired with the split's instance *k*:
+a matched design whose pairs share everything but the seed. The pass-rate gap (public − fresh) per
+value of the first split label every record carries, and overall, gets the paired interval and the
+paired test of :mod:`benchmark.reporting.intervals` (with one sample per instance Newcombe's hybrid
+score interval and the exact McNemar test). Public instances without a counterpart in the split
+(with the split's default two per combination, the third on) are left out of the pairs; their pass
+rate is shown for context.
 
 Verdict per row: "gap beyond noise" when the whole 95% interval lies above zero *and* the test
 rejects equality at 5%; otherwise "no evidence". Both are asked because with a handful of pairs
@@ -36,6 +37,7 @@ from typing import Any
 
 from benchmark.reporting.compare import LoadedRun, instance_of, load_run, paired, per_instance_rates
 from benchmark.reporting.intervals import PairedDifference
+from benchmark.suites.base import get_suite
 
 #: Manifest fields that must be equal: the same model, asked the same way, scored the same way.
 SAME_FIELDS: tuple[tuple[str, ...], ...] = (
@@ -47,8 +49,6 @@ SPLIT_MARK = "+split."
 ALPHA = 0.05
 GAP = "gap beyond noise"
 NO_EVIDENCE = "no evidence"
-#: Record labels a row can be grouped by, in order of preference.
-GROUP_LABELS = ("subcategory", "domain", "family")
 
 
 class ContaminationError(ValueError):
@@ -82,9 +82,9 @@ def mismatches(public: LoadedRun, fresh: LoadedRun) -> list[str]:
     return reasons
 
 
-def group_label(records: Mapping[str, Mapping[str, Any]]) -> str | None:
-    """The first of :data:`GROUP_LABELS` that every record carries."""
-    for label in GROUP_LABELS:
+def group_label(records: Mapping[str, Mapping[str, Any]], labels: Sequence[str]) -> str | None:
+    """The first of ``labels`` (the suite's split labels) that every record carries."""
+    for label in labels:
         if records and all(r.get(label) is not None for r in records.values()):
             return label
     return None
@@ -120,7 +120,8 @@ def contamination_report(public: LoadedRun, fresh: LoadedRun) -> dict[str, Any]:
     reasons = mismatches(public, fresh)
     if reasons:
         raise ContaminationError("refusing the contamination check: " + "; ".join(reasons))
-    label = group_label(public.records)
+    split_labels = [g.label for g in get_suite(str(public.manifest["suite"])).groupings if g.split]
+    label = group_label(public.records, split_labels)
     groups_public: dict[str, list[str]] = defaultdict(list)
     groups_fresh: dict[str, list[str]] = defaultdict(list)
     for records, groups in ((public.records, groups_public), (fresh.records, groups_fresh)):
@@ -139,6 +140,7 @@ def contamination_report(public: LoadedRun, fresh: LoadedRun) -> dict[str, Any]:
         "public_dataset_version": _field(public.manifest, ("dataset", "version")),
         "fresh_dataset_version": _field(fresh.manifest, ("dataset", "version")),
         "grouped_by": label,
+        "paired_by": split_labels,
         "unpaired_fresh_instances": len(fresh_instances - {instance_of(k) for k in public.records}),
         "overall": overall,
         "groups": rows,
@@ -180,10 +182,15 @@ def _intro(report: Mapping[str, Any]) -> list[str]:
     return [
         f"model {report['model']}: public run {report['public']} (dataset {report['public_dataset_version']})"
         f", fresh run {report['fresh']} (dataset {report['fresh_dataset_version']})",
-        "public instance k of each subcategory and difficulty is paired with the split's instance k; "
-        f"{report['rule']}",
+        f"public instance k of {_each(report['paired_by'])} is paired with the split's "
+        f"instance k; {report['rule']}",
         f"verdict overall: {report['overall']['verdict']}",
     ]
+
+
+def _each(labels: Sequence[str]) -> str:
+    """``each subcategory and difficulty``: what the split draws by (the whole set without labels)."""
+    return f"each {' and '.join(labels)}" if labels else "the set"
 
 
 def to_markdown(report: Mapping[str, Any]) -> str:

@@ -27,7 +27,7 @@ from benchmark.categories import CaseOutcome
 from benchmark.records import latest_by_case, read_records
 from benchmark.reporting.render import accounting_lines, headline, summary_tables
 from benchmark.run import RunPaths
-from benchmark.suites.base import get_suite, suite_names
+from benchmark.suites.base import Grouping, get_suite, suite_names
 
 #: Characters of a response, artifact or output shown per case (the run log has them whole).
 TEXT_LIMIT = 20_000
@@ -139,10 +139,12 @@ class _Heat:
     grid: list[list[float | None]]
 
 
-def _plots(summary: Mapping[str, Any], records: Sequence[Mapping[str, Any]]) -> list[tuple[str, str]]:
-    """(caption, data URI) of every plot the run has data for. Heat maps whose every cell equals an
-    earlier one's (pass@1 and a score that is 1 exactly when a case passes) are drawn once, with
-    every name they show in the caption."""
+def _plots(
+    summary: Mapping[str, Any], records: Sequence[Mapping[str, Any]], heat_axes: Sequence[Grouping]
+) -> list[tuple[str, str]]:
+    """(caption, data URI) of every plot the run has data for; ``heat_axes`` are the heat maps' row and
+    column labels. Heat maps whose every cell equals an earlier one's (pass@1 and a score that is 1
+    exactly when a case passes) are drawn once, with every name they show in the caption."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -156,7 +158,7 @@ def _plots(summary: Mapping[str, Any], records: Sequence[Mapping[str, Any]]) -> 
     def add_heat(
         subset: Sequence[Mapping[str, Any]], value_of: Callable[[Mapping[str, Any]], float], label: str
     ) -> None:
-        heat = _heat_grid(subset, value_of, label)
+        heat = _heat_grid(subset, value_of, label, heat_axes)
         if heat is None:
             return
         same = next(
@@ -215,18 +217,25 @@ def _score_of(name: str) -> Callable[[Mapping[str, Any]], float]:
 
 
 def _heat_grid(
-    records: Sequence[Mapping[str, Any]], value_of: Callable[[Mapping[str, Any]], float], label: str
+    records: Sequence[Mapping[str, Any]],
+    value_of: Callable[[Mapping[str, Any]], float],
+    label: str,
+    axes: Sequence[Grouping],
 ) -> _Heat | None:
-    """Mean of ``value_of`` by family (or setting) × difficulty (or all)."""
-    row_field = next((f for f in ("family", "setting") if any(r.get(f) is not None for r in records)), None)
-    if row_field is None:
+    """Mean of ``value_of`` by the first of ``axes`` (or setting) × the second (or all), each
+    label's values in its declared order; a label no record carries is left out."""
+
+    def carried(grouping: Grouping) -> bool:
+        return any(r.get(grouping.label) is not None for r in records)
+
+    row_by = next((g for g in (*axes[:1], Grouping("setting")) if carried(g)), None)
+    if row_by is None:
         return None
-    column_field = "difficulty" if any(r.get("difficulty") is not None for r in records) else None
-    rows = sorted({str(r.get(row_field)) for r in records})
+    column_by = axes[1] if len(axes) > 1 and carried(axes[1]) else None
+    row_field, column_field = row_by.label, column_by.label if column_by else None
+    rows = sorted({str(r.get(row_field)) for r in records}, key=row_by.sort_key)
     present = {str(r.get(column_field)) for r in records} if column_field else {"all"}
-    columns = [d for d in ("easy", "medium", "hard") if d in present] + sorted(
-        present - {"easy", "medium", "hard"}
-    )
+    columns = sorted(present, key=column_by.sort_key) if column_by else ["all"]
     cells: dict[tuple[str, str], list[float]] = defaultdict(list)
     for record in records:
         column = str(record.get(column_field)) if column_field else "all"
@@ -547,10 +556,14 @@ def _case_table(
 
 
 def to_html(
-    summary: Mapping[str, Any], records: Sequence[Mapping[str, Any]], steps: Steps | None = None
+    summary: Mapping[str, Any],
+    records: Sequence[Mapping[str, Any]],
+    steps: Steps | None = None,
+    groupings: Sequence[Grouping] = (),
 ) -> str:
     """The whole page; ``records`` are the latest record of every case of the run, ``steps`` the
-    suite's ``case_steps`` when it declares them."""
+    suite's ``case_steps`` when it declares them, ``groupings`` the suite's (the heat maps are
+    drawn by its ``compare`` labels)."""
     esc = html.escape
     run = summary.get("run") or {}
     ordered = sorted(records, key=lambda r: str(r["case"]))
@@ -581,7 +594,7 @@ def to_html(
     with _Thumbnails(ordered) as thumbnails:  # drawn while the plots are
         parts += [
             f"<img alt='{esc(caption)}' title='{esc(caption)}' src='{uri}'>"
-            for caption, uri in _plots(summary, ordered)
+            for caption, uri in _plots(summary, ordered, [g for g in groupings if g.compare])
         ]
         parts.append("</div>")
         for table in summary_tables(summary):
@@ -605,4 +618,5 @@ def write_html_report(
         records = list(latest_by_case(read_records(paths.results)).values())
     suite = str((summary.get("run") or {}).get("suite"))
     steps = getattr(get_suite(suite), "case_steps", None) if suite in suite_names() else None
-    (paths.root / "report.html").write_text(to_html(summary, records, steps), encoding="utf-8")
+    groupings = get_suite(suite).groupings if suite in suite_names() else ()
+    (paths.root / "report.html").write_text(to_html(summary, records, steps, groupings), encoding="utf-8")
