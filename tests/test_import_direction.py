@@ -6,14 +6,19 @@ contracts (messages, the run-log schema) and the file primitives (locked appends
 and those contract modules import nothing of the project, so nothing ``adapters/`` reaches leads
 back into the harness; the rest of ``benchmark/`` uses the adapters. The core (everything in
 ``benchmark/`` outside ``benchmark/suites/``, plus ``benchmark/suites/base.py``) imports no suite
-and names none in its code. No module of ``benchmark/``, ``adapters/`` or ``tests/`` reaches itself
-through imports, counting those inside functions (a lazy import only postpones a circle).
+module (relative and lazy imports counted) and its code names no suite and no word of the suites'
+instance layout (family, subcategory, difficulty, tier, domain): what a report groups by comes from
+the suite's declared labels and groupings. Docstrings and comments are not code here and may give
+a suite's ids as examples; names and string constants (messages and help texts included) may not.
+No module of ``benchmark/``, ``adapters/`` or ``tests/`` reaches itself through imports, counting
+those inside functions (a lazy import only postpones a circle).
 """
 
 from __future__ import annotations
 
 import ast
-from collections.abc import Mapping
+import re
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from benchmark.suites.base import suite_names
@@ -117,19 +122,74 @@ def _core_files() -> list[Path]:
     return [*core, REPO / "benchmark/suites/base.py", REPO / "benchmark/suites/__init__.py"]
 
 
-def _code_strings(path: Path) -> list[tuple[int, str]]:
-    """String constants of the code, docstrings left out (they may give examples)."""
-    tree = ast.parse(path.read_text(), filename=str(path))
-    docstrings = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef) and node.body:
-            first = node.body[0]
-            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
-                docstrings.add(id(first.value))
-    return [
-        (node.lineno, node.value)
+#: Words of the instance layout the suites share (MM-OptBench's family, subcategory and difficulty
+#: tier; a task's domain): a core module naming one knows a suite's labels, which it must read from
+#: the suite's declarations (``labels``, ``groupings``) instead. Labels only one suite has
+#: (``needs``, ``file``) are left out: they are everyday words the core uses for other things.
+LAYOUT_WORDS = frozenset(
+    {"family", "families", "subcategory", "subcategories", "difficulty", "difficulties", "tier", "tiers"}
+    | {"domain", "domains"}
+)
+
+
+def _documentation(tree: ast.AST) -> set[int]:
+    """The bare string statements of a module: docstrings of modules, classes and functions and the
+    attribute docstrings under a field; they may give a suite's ids as examples."""
+    return {
+        id(node.value)
         for node in ast.walk(tree)
-        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings
+        if isinstance(node, ast.Expr)
+        and isinstance(node.value, ast.Constant)
+        and isinstance(node.value.value, str)
+    }
+
+
+def _code_names(source: str) -> list[tuple[int, str]]:
+    """(line, text) of every string constant and every name the code defines or uses: variables,
+    attributes, functions, classes, parameters, keyword arguments and imports."""
+    tree = ast.parse(source)
+    documentation = _documentation(tree)
+    found: list[tuple[int, str]] = []
+    for node in ast.walk(tree):
+        line = getattr(node, "lineno", 0)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in documentation:
+            found.append((line, node.value))
+        elif isinstance(node, ast.Name):
+            found.append((line, node.id))
+        elif isinstance(node, ast.Attribute):
+            found.append((line, node.attr))
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            found.append((line, node.name))
+        elif isinstance(node, ast.arg | ast.keyword) and node.arg:
+            found.append((line, node.arg))
+        elif isinstance(node, ast.alias):
+            found += [(line, node.name), *([(line, node.asname)] if node.asname else [])]
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            found.append((line, node.module))
+    return found
+
+
+def _words(text: str) -> set[str]:
+    """The words of a name or string, lower-cased: split at every character that is no letter,
+    digit, ``_`` or ``-``, then at ``_`` and at a lower-to-upper case change (``by_family``,
+    ``FamilyTable``); a hyphenated word stays whole (CSS's ``font-family`` names no label)."""
+    words = set()
+    for token in re.split(r"[^\w-]+", text):
+        for part in filter(None, token.split("_")):
+            words.add(part.lower())
+            if "-" not in part:
+                words |= {w.lower() for w in re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+", part)}
+    return words
+
+
+def suite_words(source: str, suites: Iterable[str]) -> list[str]:
+    """``line: 'text'`` for every name or string of the code that names a suite (anywhere in a
+    word: ``MMOptSuite``, ``"mamo:PATH"``) or carries a layout word (:data:`LAYOUT_WORDS`)."""
+    names = {n.lower() for n in suites}
+    return [
+        f"{line}: {text!r}"
+        for line, text in sorted(_code_names(source))
+        if _words(text) & LAYOUT_WORDS or any(n in word for word in _words(text) for n in names)
     ]
 
 
@@ -166,23 +226,59 @@ def test_no_module_of_the_project_reaches_itself_through_imports() -> None:
     assert import_circles(_import_graph()) == []
 
 
+def _suite_imports(name: str, path: Path, modules: Mapping[str, Path]) -> set[str]:
+    """The suite modules (``benchmark.suites.<suite>…``) a module imports, relative imports and
+    imports inside functions included; ``benchmark.suites.base`` is the interface, not a suite."""
+    return {
+        module
+        for module in _imported_modules(name, path, modules) | set(_imports(path))
+        if module.startswith("benchmark.suites.") and module != "benchmark.suites.base"
+    }
+
+
 def test_the_core_imports_no_suite() -> None:
+    modules = _project_modules()
     offending = {
-        f"{path.relative_to(REPO)}: {name}"
+        f"{path.relative_to(REPO)}: {module}"
         for path in _core_files()
-        for name in _imports(path)
-        if name.startswith("benchmark.suites.") and name != "benchmark.suites.base"
+        for module in _suite_imports(_module_name(path), path, modules)
     }
     assert offending == set()
 
 
-def test_the_core_names_no_suite() -> None:
-    names = set(suite_names())
-    assert {"mmopt", "mamo"} <= names
-    offending = {
-        f"{path.relative_to(REPO)}:{line}: {value!r}"
+def test_the_core_names_no_suite_and_no_layout_word() -> None:
+    """Names and strings of the code only: docstrings and comments may give a suite's ids as
+    examples (``mmopt/network_optimization/…``), they decide nothing."""
+    names = suite_names()
+    assert {"mmopt", "mamo", "nldata", "tbmath"} <= set(names)
+    offending = [
+        f"{path.relative_to(REPO)}:{hit}"
         for path in _core_files()
-        for line, value in _code_strings(path)
-        if value in names or any(value.startswith((f"{n}/", f"{n}:")) for n in names)
-    }
-    assert offending == set()
+        for hit in suite_words(path.read_text(), names)
+    ]
+    assert offending == []
+
+
+def test_a_planted_suite_import_and_suite_words_are_found(tmp_path: Path) -> None:
+    planted = tmp_path / "benchmark/reporting/planted.py"
+    planted.parent.mkdir(parents=True)
+    source = (
+        '"""Rows by family and difficulty, as mmopt does."""\n'
+        "from ..suites.mmopt import suite\n"
+        "from benchmark.suites import base, nldata\n"
+        "def by_family(records):\n"
+        '    """Per subcategory."""\n'
+        "    STYLE = 'body{font-family:sans-serif}'\n"
+        "    return [r for r in records if r.get('difficulty') and suite.MMOptSuite]\n"
+        "LABELS = ('Subcategories', 'instance_id')\n"
+        "DATASET = f'mamo:{records}'\n"
+    )
+    planted.write_text(source)
+    modules = {**_project_modules(), "benchmark.reporting.planted": planted}
+    assert _suite_imports("benchmark.reporting.planted", planted, modules) == {
+        "benchmark.suites.mmopt.suite", "benchmark.suites.nldata"
+    }  # fmt: skip
+    assert suite_words(source, suite_names()) == [
+        "2: 'suites.mmopt'", "3: 'nldata'", "4: 'by_family'", "7: 'MMOptSuite'", "7: 'difficulty'",
+        "8: 'Subcategories'", "9: 'mamo:'",
+    ]  # fmt: skip
