@@ -1,8 +1,9 @@
 """The official release's scoring rules, per subcategory, and the two scoring modes.
 
-Each subcategory folder may hold an ``official.py`` module (found here by folder, nothing to
-register) that reads the official release's ``instance_data.json`` schema and checks a returned
-answer as the official scorer does. It exposes:
+Each subcategory folder may hold an ``official.py`` module, declared as its subcategory's
+``official`` (typed :class:`~benchmark.suites.mmopt.generation.contracts.OfficialRules`), that reads
+the official release's ``instance_data.json`` schema and checks a returned answer as the official
+scorer does. It exposes:
 
 - ``reads(instance) -> bool``: whether ``instance`` is in the official schema of the subcategory;
 - ``check(output, instance, tolerance) -> OfficialCheck``: the official feasibility verdict on the
@@ -20,11 +21,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from benchmark.suites.mmopt.subcategories import folder_module
+from benchmark.suites.mmopt.subcategories import get_subcategory
 from benchmark.suites.mmopt.subcategories.base import SolutionCheck
+
+if TYPE_CHECKING:
+    from benchmark.suites.mmopt.generation.contracts import OfficialRules
 
 SCORING_MODES: tuple[str, ...] = ("strict", "official")
 DEFAULT_SCORING = "strict"
@@ -67,26 +70,25 @@ def infeasible(problem: str) -> OfficialCheck:
     return OfficialCheck(feasible=False, objective=None, computed=None, problems=(problem,))
 
 
-def official_rules(subcategory: str) -> ModuleType | None:
-    """The subcategory's ``official`` module, or None when its folder has none.
+def official_rules(subcategory: str) -> OfficialRules | None:
+    """The rules the subcategory declares, or None when it declares none (or does not exist).
 
-    Imported at the first call for that subcategory, with its folder alone: a worker's first
+    Its folder is imported at the first call for that subcategory, alone: a worker's first
     scored case does not pay for every subcategory's imports."""
-    return folder_module(subcategory, "official")
+    found = get_subcategory(subcategory)
+    return None if found is None else found.official
 
 
-def official_schema(subcategory: str, instance: Mapping[str, Any]) -> ModuleType | None:
-    """The subcategory's official rules when ``instance`` is in the official schema, else None
-    (the subcategory has no official rules, or the instance is not in their schema: its
-    validator scores it)."""
-    rules = official_rules(subcategory)
-    if rules is None or not rules.reads(instance):
-        return None
-    return rules
+def official_schema(subcategory: str, instance: Mapping[str, Any]) -> OfficialRules | None:
+    """The rules that score ``instance``: the subcategory's choice
+    (:meth:`~benchmark.suites.mmopt.generation.modular.ModularSubcategory.rules_for`), None when
+    its validator does."""
+    found = get_subcategory(subcategory)
+    return None if found is None else found.rules_for(instance)
 
 
 def solution_check(
-    rules: ModuleType, instance: Mapping[str, Any], solution: Mapping[str, Any], tolerance: float = 1e-6
+    rules: OfficialRules, instance: Mapping[str, Any], solution: Mapping[str, Any], tolerance: float
 ) -> SolutionCheck:
     """The strict verdict of the official rules as a validator's :class:`SolutionCheck`: the
     official problems and the strict additions, with the objective recomputed from the decisions.

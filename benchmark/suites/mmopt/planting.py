@@ -39,7 +39,6 @@ import re
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import numpy as np
@@ -47,9 +46,10 @@ from scipy.optimize import linprog
 
 from adapters.planted import CODE_FAULTS, STAGE2_FAULTS
 from benchmark.resources import resource_text
+from benchmark.suites.mmopt.generation.contracts import PlantingModule
 from benchmark.suites.mmopt.package import Package
 from benchmark.suites.mmopt.stage2 import public_record
-from benchmark.suites.mmopt.subcategories import folder_module
+from benchmark.suites.mmopt.subcategories import folder_part
 
 DATA_CAUSES: tuple[str, ...] = ("misread_value", "drop_constraint", "relax_integrality", "heuristic")
 CAUSES: tuple[str, ...] = DATA_CAUSES + CODE_FAULTS
@@ -215,9 +215,10 @@ def _misread(package: Package) -> tuple[str, dict[str, Any]]:
     raise ValueError(f"misread_value is planted only in {', '.join(FLOW_SUBCATEGORIES)}")
 
 
-def _folder_planting(subcategory: str) -> ModuleType | None:
+def _folder_planting(subcategory: str) -> PlantingModule | None:
     """The subcategory folder's own ``planting`` module, if it has one."""
-    return folder_module(subcategory, "planting")
+    planting: PlantingModule | None = folder_part(subcategory, "planting", PlantingModule)
+    return planting
 
 
 def plant(package: Package, cause: str, stage2_fault: str | None = None) -> dict[str, Any]:

@@ -32,27 +32,17 @@ from collections.abc import Mapping
 from typing import Any
 
 from benchmark.sandbox import ExecutionResult, Outcome
-from benchmark.suites.mmopt import official_objective
+from benchmark.suites.mmopt import official_objective, tolerances
 from benchmark.suites.mmopt.feasibility import is_feasibility_type, score_feasibility
 from benchmark.suites.mmopt.official import DEFAULT_SCORING, OfficialCheck, official_schema
 from benchmark.suites.mmopt.package import REFERENCE_OBJECTIVE_KEYS
 from benchmark.suites.mmopt.subcategories import get_subcategory
-from benchmark.suites.mmopt.subcategories.base import SolutionCheck
+from benchmark.suites.mmopt.subcategories.base import SolutionCheck, Subcategory
 from benchmark.verdict import Verdict
 
-DEFAULT_TOLERANCE = 1e-6
-#: The official release's absolute-tolerance floors (DESIGN §4).
-TOLERANCE_FLOORS: dict[str, float] = {
-    "facility_location": 1e-3,
-    "p_median_center": 1e-3,
-    "travel_salesman_problem": 1e-3,
-    "vehicle_routing_problem": 1e-3,
-    "heterogeneous_fleet_vrp": 1e-3,
-    "lot_sizing_production_planning": 1e-2,
-    "workforce_planning_shift_scheduling": 1e-2,
-    "inventory_routing_problem": 1e-2,
-    "tsp_with_time_windows": 1e-2,
-}
+DEFAULT_TOLERANCE = tolerances.DEFAULT_OBJECTIVE
+#: The official release's absolute-tolerance floors (DESIGN §4): the table itself, not a copy.
+TOLERANCE_FLOORS: dict[str, float] = tolerances.OBJECTIVE_FLOORS
 OBJECTIVE_KEYS: tuple[str, ...] = (
     "objective_value",
     "objective",
@@ -87,7 +77,7 @@ _FAILED_STATUSES = {"infeasible", "unbounded", "error", "failed", "failure", "no
 
 
 def tolerance_for(subcategory: str) -> float:
-    return max(DEFAULT_TOLERANCE, TOLERANCE_FLOORS.get(subcategory, 0.0))
+    return tolerances.objective_tolerance(subcategory)
 
 
 def lift_nested(value: Mapping[str, Any]) -> dict[str, Any]:
@@ -149,19 +139,20 @@ def _misshapen(value: Any, reference: Any) -> bool:
 
 
 def official_reading(
-    validator: Any, instance: Mapping[str, Any], result: Mapping[str, Any], solution_ref: Mapping[str, Any]
+    validator: Subcategory,
+    instance: Mapping[str, Any],
+    result: Mapping[str, Any],
+    solution_ref: Mapping[str, Any],
 ) -> SolutionCheck:
     """The validator's check as the official scorer reads the answer: a decision field it cannot
     read counts as absent (its extractors return nothing for it and it reads the same decisions
     from another key, or skips a consistency check), so an answer rejected only for such a field
-    is checked again without it; where the validator module defines ``official_answer``, the answer
+    is checked again without it; where the subcategory declares ``official_answer``, the answer
     is first narrowed to the fields the release reads (workforce planning: one roster source, no
-    reported counts); and where it defines ``official_problems`` (inventory routing's dispatch
+    reported counts); and where it declares ``official_problems`` (inventory routing's dispatch
     reading), what the release also rejects."""
-    module = getattr(validator, "validator", None)
-    narrow = getattr(module, "official_answer", None)
-    if narrow is not None:
-        result = narrow(result)
+    if validator.official_answer is not None:
+        result = validator.official_answer(result)
     check: SolutionCheck = validator.check_solution(instance, result)
     readable = {k: v for k, v in result.items() if not _misshapen(v, solution_ref.get(k))}
     if not check.feasible and len(readable) < len(result):
@@ -170,7 +161,7 @@ def official_reading(
         except Exception:  # without the field the answer is unreadable: the first verdict stands
             retry = check
         check = retry if retry.feasible else check
-    extra = getattr(module, "official_problems", None)
+    extra = validator.official_problems
     if check.feasible and extra is not None:  # a rule of the release's reading our check lacks
         found = tuple(extra(instance, result))
         if found:

@@ -27,9 +27,10 @@ from typing import Any
 from benchmark.messages import ImagePart, Message, TextPart
 from benchmark.resources import text_fragments
 from benchmark.suites.mmopt.extraction import compare_extraction, is_label_mapping
+from benchmark.suites.mmopt.generation.contracts import ExtractionModule
 from benchmark.suites.mmopt.package import Package
 from benchmark.suites.mmopt.prompts import SYSTEM_PROMPT
-from benchmark.suites.mmopt.subcategories import folder_module
+from benchmark.suites.mmopt.subcategories import folder_part
 
 #: Why a Stage-2 answer could not be used, in the order they are tested. The first five are the
 #: paper's parse-failure subtypes (Table 13); ``schema_mismatch`` is valid JSON that is not the
@@ -88,9 +89,9 @@ class Stage2Check:
 
 def public_record(package: Package) -> dict[str, Any]:
     """The public instance record: what Stage 2 must read and oracle-reading hands over."""
-    hook = getattr(folder_module(package.subcategory, "extraction"), "public_record", None)
-    if hook is not None:
-        return dict(hook(package.instance_data))
+    extraction: ExtractionModule | None = folder_part(package.subcategory, "extraction", ExtractionModule)
+    if extraction is not None:
+        return dict(extraction.public_record(package.instance_data))
     return dict(package.instance_data)
 
 

@@ -4,7 +4,8 @@ A folder's ``__init__.py`` binds its modules into a
 :class:`~benchmark.suites.mmopt.generation.modular.ModularSubcategory`, whose fields are typed with
 these protocols: mypy accepts a module where a protocol is expected and reports a missing or
 mistyped function by name (``Argument "templates" ... "describe" has incompatible type``), and
-:func:`missing_members` repeats that check at registration for a folder the checker never saw.
+:func:`~benchmark.suites.mmopt.subcategories.base.missing_members` repeats that check at
+registration for a folder the checker never saw.
 
 Parameters are positional-only, so a module may name them as it likes. The optional parts (the
 official release's rules, the official reading of an answer, the known-cause planting, the
@@ -129,24 +130,3 @@ class ExtractionModule(Protocol):
     model may be shown (:mod:`benchmark.suites.mmopt.stage2`)."""
 
     def public_record(self, instance: Mapping[str, Any], /) -> dict[str, Any]: ...
-
-
-def protocol_members(protocol: type) -> tuple[str, ...]:
-    """The public names ``protocol`` declares (methods and attributes), its protocol bases' included."""
-    names: set[str] = set()
-    for klass in protocol.__mro__:
-        if klass is protocol or (getattr(klass, "_is_protocol", False) and klass is not Protocol):
-            names |= {n for n in vars(klass) if not n.startswith("_")}
-            names |= {n for n in getattr(klass, "__annotations__", {}) if not n.startswith("_")}
-    return tuple(sorted(names))
-
-
-def missing_members(part: object, protocol: type) -> list[str]:
-    """The members of ``protocol`` that ``part`` lacks, or that it has but cannot call where the
-    protocol declares a method: what a registration must refuse, named."""
-    missing = []
-    for name in protocol_members(protocol):
-        declared = getattr(protocol, name, None)
-        if not hasattr(part, name) or (callable(declared) and not callable(getattr(part, name))):
-            missing.append(name)
-    return missing

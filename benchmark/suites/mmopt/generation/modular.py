@@ -26,7 +26,6 @@ from benchmark.suites.mmopt.generation.contracts import (
     RendererModule,
     TemplatesModule,
     ValidatorModule,
-    missing_members,
 )
 from benchmark.suites.mmopt.generation.protocol import (
     DerivedArtifacts,
@@ -35,7 +34,7 @@ from benchmark.suites.mmopt.generation.protocol import (
     RenderedVisual,
     VerifiedRecord,
 )
-from benchmark.suites.mmopt.subcategories.base import SolutionCheck
+from benchmark.suites.mmopt.subcategories.base import SolutionCheck, missing_members
 
 
 @dataclass(frozen=True)

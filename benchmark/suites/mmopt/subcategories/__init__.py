@@ -14,10 +14,11 @@ import importlib.util
 import pkgutil
 from functools import cache
 from types import ModuleType
+from typing import Any
 
-from benchmark.suites.mmopt.subcategories.base import Subcategory
+from benchmark.suites.mmopt.subcategories.base import Subcategory, missing_members
 
-__all__ = ["Subcategory", "all_subcategories", "folder_module", "get_subcategory"]
+__all__ = ["Subcategory", "all_subcategories", "folder_module", "folder_part", "get_subcategory"]
 
 
 @cache
@@ -45,11 +46,19 @@ _FOLDERS: dict[str, str] = {}
 
 
 def _declared(module: ModuleType) -> Subcategory | None:
-    """The ``SUBCATEGORY`` a folder's package declares, or None when it declares none."""
+    """The ``SUBCATEGORY`` a folder's package declares, or None when it declares none; one that
+    lacks a member of the :class:`Subcategory` protocol is refused with the members it lacks."""
     subcategory = getattr(module, "SUBCATEGORY", None)
-    if subcategory is not None and not isinstance(subcategory, Subcategory):
-        raise TypeError(f"{module.__name__}.SUBCATEGORY does not satisfy the Subcategory protocol")
-    return subcategory
+    if subcategory is None:
+        return None
+    missing = missing_members(subcategory, Subcategory)
+    if missing:
+        raise TypeError(
+            f"{module.__name__}.SUBCATEGORY does not satisfy the Subcategory protocol: "
+            f"it lacks {', '.join(missing)}"
+        )
+    declared: Subcategory = subcategory
+    return declared
 
 
 def _folder(name: str) -> str | None:
@@ -76,6 +85,21 @@ def folder_module(name: str, module: str) -> ModuleType | None:
     if package is None or importlib.util.find_spec(f"{package}.{module}") is None:
         return None
     return importlib.import_module(f"{package}.{module}")
+
+
+def folder_part(name: str, module: str, protocol: type) -> Any:
+    """The optional ``module`` of subcategory ``name``'s folder (:func:`folder_module`), refused
+    with the members it lacks when it does not satisfy ``protocol``; None when there is none.
+
+    For the parts a folder is not asked to declare because they cost imports a scored case does
+    not need (``planting`` imports the generation pipeline); the caller types the answer with the
+    protocol it passes."""
+    found = folder_module(name, module)
+    if found is not None and (missing := missing_members(found, protocol)):
+        raise TypeError(
+            f"{found.__name__} does not satisfy {protocol.__name__}: it lacks {', '.join(missing)}"
+        )
+    return found
 
 
 def all_subcategories() -> dict[str, Subcategory]:

@@ -12,7 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+if TYPE_CHECKING:
+    from benchmark.suites.mmopt.generation.contracts import OfficialAnswer, OfficialProblems, OfficialRules
 
 DIFFICULTIES: tuple[str, ...] = ("easy", "medium", "hard")
 DIFFICULTY_LETTER: dict[str, str] = {"easy": "e", "medium": "m", "hard": "h"}
@@ -45,3 +48,44 @@ class Subcategory(SolutionValidator, Protocol):
     family: str  # e.g. "network_optimization"
     name: str  # e.g. "maximum_flow" (the official release's folder name)
     id_prefix: str  # e.g. "mf" → instance ids mf_e_001, mf_m_001, mf_h_001
+
+    # The optional hooks, each None where the subcategory has none (the caller's default applies).
+    @property
+    def official(self) -> OfficialRules | None:
+        """The release's scoring rules (:mod:`benchmark.suites.mmopt.official`)."""
+        ...
+
+    @property
+    def official_answer(self) -> OfficialAnswer | None:
+        """The answer narrowed to what the release's scorer reads (default: all of it)."""
+        ...
+
+    @property
+    def official_problems(self) -> OfficialProblems | None:
+        """What the release's scorer also rejects (default: nothing more)."""
+        ...
+
+    def rules_for(self, instance: Mapping[str, Any]) -> OfficialRules | None:
+        """The rules that score ``instance`` when it is in their schema, else None (the validator)."""
+        ...
+
+
+def protocol_members(protocol: type) -> tuple[str, ...]:
+    """The public names ``protocol`` declares (methods and attributes), its protocol bases' included."""
+    names: set[str] = set()
+    for klass in protocol.__mro__:
+        if klass is protocol or (getattr(klass, "_is_protocol", False) and klass is not Protocol):
+            names |= {n for n in vars(klass) if not n.startswith("_")}
+            names |= {n for n in getattr(klass, "__annotations__", {}) if not n.startswith("_")}
+    return tuple(sorted(names))
+
+
+def missing_members(part: object, protocol: type) -> list[str]:
+    """The members of ``protocol`` that ``part`` lacks, or that it has but cannot call where the
+    protocol declares a method: what a registration must refuse, named."""
+    missing = []
+    for name in protocol_members(protocol):
+        declared = getattr(protocol, name, None)
+        if not hasattr(part, name) or (callable(declared) and not callable(getattr(part, name))):
+            missing.append(name)
+    return missing

@@ -10,7 +10,8 @@ from typing import Any
 from benchmark.suites.mmopt.official import solution_check
 from benchmark.suites.mmopt.subcategories.base import SolutionCheck
 from benchmark.suites.mmopt.subcategories.bipartite_assignment import official
+from benchmark.suites.mmopt.tolerances import objective_tolerance
 
 
 def check_solution(instance: Mapping[str, Any], solution: Mapping[str, Any]) -> SolutionCheck:
-    return solution_check(official, instance, solution)
+    return solution_check(official, instance, solution, objective_tolerance("bipartite_assignment"))

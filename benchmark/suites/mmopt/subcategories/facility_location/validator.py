@@ -11,8 +11,9 @@ from benchmark.suites.mmopt.generation.spatial import round_objective
 from benchmark.suites.mmopt.official import solution_check
 from benchmark.suites.mmopt.subcategories.base import SolutionCheck
 from benchmark.suites.mmopt.subcategories.facility_location import official
+from benchmark.suites.mmopt.tolerances import objective_tolerance
 
-TOLERANCE = 1e-3  # the official release's absolute tolerance for this subcategory
+TOLERANCE = objective_tolerance("facility_location")  # the official release's floor
 
 
 def check_solution(instance: Mapping[str, Any], solution: Mapping[str, Any]) -> SolutionCheck:

@@ -11,8 +11,9 @@ from benchmark.suites.mmopt.generation import decisions, routing
 from benchmark.suites.mmopt.generation.flows import reported_objective
 from benchmark.suites.mmopt.subcategories.base import SolutionCheck
 from benchmark.suites.mmopt.subcategories.vehicle_routing_problem.validator import coverage_problems
+from benchmark.suites.mmopt.tolerances import objective_tolerance
 
-TOLERANCE = 1e-3  # the official release's absolute tolerance for this subcategory
+TOLERANCE = objective_tolerance("heterogeneous_fleet_vrp")  # the official release's floor
 COST_DECIMALS = 4  # fixed costs have one decimal, multipliers and base legs two
 ROUTE_KEYS = ("routes", "vehicle_routes", "tours")
 VEHICLE_KEYS = ("route_vehicle_ids", "route_vehicles", "vehicles_used", "route_vehicle_types")

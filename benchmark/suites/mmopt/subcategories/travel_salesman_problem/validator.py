@@ -9,8 +9,9 @@ from typing import Any
 from benchmark.suites.mmopt.generation import decisions, routing
 from benchmark.suites.mmopt.generation.flows import reported_objective
 from benchmark.suites.mmopt.subcategories.base import SolutionCheck
+from benchmark.suites.mmopt.tolerances import objective_tolerance
 
-TOLERANCE = 1e-3  # the official release's absolute tolerance for this subcategory
+TOLERANCE = objective_tolerance("travel_salesman_problem")  # the official release's floor
 TOUR_KEYS = ("tour", "route", "sequence", "order", "path")
 
 

@@ -15,9 +15,10 @@ from benchmark.suites.mmopt.subcategories.travel_salesman_problem.validator impo
     open_cycle,
     tour_problems,
 )
+from benchmark.suites.mmopt.tolerances import objective_tolerance, time_tolerance
 
-TOLERANCE = 1e-2  # the official release's absolute objective tolerance for this subcategory
-TIME_TOLERANCE = 1e-3  # on arrival and service-start times
+TOLERANCE = objective_tolerance("tsp_with_time_windows")  # the official release's floor
+TIME_TOLERANCE = time_tolerance("tsp_with_time_windows")  # on arrival and service-start times
 START_KEYS = ("service_start_times", "start_times", "service_starts")
 
 
