@@ -25,15 +25,14 @@ selected cases, while the main thread runs the cases in pytest's order:
   its prefetch go through the same per-process limit (:class:`~benchmark.limiter.GatedAdapter`), so
   the bound holds for them too.
 
-The first request of a case is taken from the suite without running the case: its ``evaluate`` is
-run with a model that captures the first request and stops the evaluation right there
-(:func:`first_request`), or, when the suite has one, its optional ``first_request(case, context)``,
-which makes only that first call through ``context``, skipping what ``evaluate`` does before it
-that does not shape the request (MM-OptBench's instance check, whose first use in a process
-imports a subcategory's scoring stack for seconds while every prefetch thread waits on the import
-lock). Both go through :meth:`CaseContext.complete`, so the request, and hence the cache key, is
-byte for byte the one the case will make. A suite for which neither works (it needs the sandbox
-before its first model call) simply gets no prefetch: its cases still run, through the limiter.
+The first request of a case comes from the suite's ``first_request(case, max_tokens)``, built from
+the case alone with :func:`benchmark.suites.base.case_request`, the very function the case's own
+call goes through, so the request, and hence the cache key, is byte for byte the one the case will
+make. It skips what solving does before that call and does not shape it (MM-OptBench's instance
+check, whose first use in a process imports a subcategory's scoring stack for seconds while every
+prefetch thread would wait on the import lock). A suite that does not know its first request
+before running (it needs the sandbox first, or reads answers from files) says None, and its cases
+simply get no prefetch: they still run, through the limiter.
 """
 
 from __future__ import annotations
@@ -42,13 +41,11 @@ import queue
 import threading
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
-from adapters.base import Completion, CompletionRequest
+from adapters.base import CompletionRequest
 from adapters.cache import CachedAdapter
 from benchmark.cases import Case
-from benchmark.sandbox import Limits
-from benchmark.suites.base import CaseContext, Suite
+from benchmark.suites.base import Suite
 
 __all__ = ["GenerationPhase", "Share", "first_request"]
 
@@ -64,56 +61,12 @@ class Share:
         return position % self.count == self.index
 
 
-class _Captured(BaseException):
-    """Carries the captured request out of ``evaluate``. A BaseException so that a suite's own
-    ``except Exception`` around its model call cannot swallow it."""
-
-    def __init__(self, request: CompletionRequest) -> None:
-        super().__init__(request.case_key)
-        self.request = request
-
-
-class _CaptureModel:
-    name = "first-request-capture"
-
-    def describe(self) -> dict[str, object]:
-        return {"adapter": self.name}
-
-    def complete(self, request: CompletionRequest) -> Completion:
-        raise _Captured(request)
-
-
-class _NoSandbox:
-    """Stands in for the sandbox while capturing: a suite that executes code before its first model
-    call cannot be prefetched, and touching this says so by raising."""
-
-    def __getattr__(self, name: str) -> Any:
-        raise RuntimeError("the sandbox is not available while capturing a first request")
-
-
-def first_request(
-    suite: Suite, case: Case, *, max_tokens: int, objective_only: bool
-) -> CompletionRequest | None:
+def first_request(suite: Suite, case: Case, *, max_tokens: int) -> CompletionRequest | None:
     """The first request ``case`` will send, or None when it cannot be known without running it."""
-    context = CaseContext(
-        case=case,
-        adapter=_CaptureModel(),
-        sandbox=_NoSandbox(),  # type: ignore[arg-type]
-        limits=Limits(),
-        objective_only=objective_only,
-        max_tokens=max_tokens,
-    )
-    first_call = getattr(suite, "first_request", None)
     try:
-        if callable(first_call):
-            first_call(case, context)
-        else:
-            suite.evaluate(case, context)
-    except _Captured as captured:
-        return captured.request
+        return suite.first_request(case, max_tokens)
     except Exception:
-        return None  # a damaged package, a suite that needs the sandbox first: the case reports it
-    return None
+        return None  # a damaged package: the case itself reports it
 
 
 class GenerationPhase:
@@ -123,14 +76,11 @@ class GenerationPhase:
     the cache writes entries atomically, so nothing half-written is left behind.
     """
 
-    def __init__(
-        self, adapter: CachedAdapter, suite: Suite, threads: int, *, max_tokens: int, objective_only: bool
-    ) -> None:
+    def __init__(self, adapter: CachedAdapter, suite: Suite, threads: int, *, max_tokens: int) -> None:
         self.adapter = adapter
         self.suite = suite
         self.threads = threads
         self.max_tokens = max_tokens
-        self.objective_only = objective_only
         self._queue: queue.Queue[Case] = queue.Queue()
         self._others: list[list[Case]] = []
         self._others_lock = threading.Lock()
@@ -184,7 +134,5 @@ class GenerationPhase:
 
     def _prefetch(self, case: Case) -> bool:
         """Whether the case's first request was sent from here."""
-        request = first_request(
-            self.suite, case, max_tokens=self.max_tokens, objective_only=self.objective_only
-        )
+        request = first_request(self.suite, case, max_tokens=self.max_tokens)
         return request is not None and not self._stop.is_set() and self.adapter.prefetch(request)

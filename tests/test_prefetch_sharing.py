@@ -16,7 +16,7 @@ from adapters.cache import CachedAdapter
 from benchmark.cases import Case, InstanceRef
 from benchmark.messages import Message
 from benchmark.prefetch import GenerationPhase, Share
-from benchmark.suites.base import CaseContext
+from benchmark.suites.base import case_request
 
 CASES = 24
 
@@ -43,8 +43,8 @@ class _Suite:
 
     name = "fake"
 
-    def first_request(self, case: Case, context: CaseContext) -> None:
-        context.complete([Message.text("user", f"question {case.instance.path[-1]}")])
+    def first_request(self, case: Case, max_tokens: int) -> CompletionRequest:
+        return case_request(case, [Message.text("user", f"question {case.instance.path[-1]}")], max_tokens)
 
 
 def _cases(tmp_path: Path) -> list[Case]:
@@ -55,7 +55,7 @@ def _cases(tmp_path: Path) -> list[Case]:
 
 
 def _phase(adapter: CachedAdapter, share: Share, cases: list[Case]) -> GenerationPhase:
-    phase = GenerationPhase(adapter, _Suite(), threads=3, max_tokens=16, objective_only=False)  # type: ignore[arg-type]
+    phase = GenerationPhase(adapter, _Suite(), threads=3, max_tokens=16)  # type: ignore[arg-type]
     mine = [case for position, case in enumerate(cases) if share.owns(position)]
     others = [
         [case for position, case in enumerate(cases) if Share(index, share.count).owns(position)]

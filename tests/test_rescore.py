@@ -1,5 +1,7 @@
-"""``python -m benchmark rescore RUN_DIR`` reproduces every verdict from the run's log alone, and
-each record carries what an audit needs: every turn's raw response, the artifact and output tails."""
+"""``python -m benchmark rescore RUN_DIR`` reproduces every verdict from the run's log alone (the
+stored attempts, scored again with no model and no sandbox), a change of the scoring shows in it,
+and each record carries what an audit needs: every turn's raw response, the artifact and output
+tails."""
 
 from __future__ import annotations
 
@@ -10,7 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from benchmark.rescore import VERDICT_FIELDS, rescore_arguments
+from benchmark import rescore as rescoring
+from benchmark.plugin import model_side
+from benchmark.sandbox import executor
 from tests.conftest import FIXTURES, REPO, BenchRun
 
 MF1 = "mmopt/network_optimization/maximum_flow/easy/mf_e_001"
@@ -27,8 +31,27 @@ def _rescore(run_dir: Path) -> subprocess.CompletedProcess[str]:
     )  # fmt: skip
 
 
+def _offline(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make any sandbox run, any process start and any model side fail the test."""
+
+    def refused(*args: object, **kwargs: object) -> None:
+        raise AssertionError("rescoring started a sandbox run, a process or a model")
+
+    monkeypatch.setattr(executor.Sandbox, "run_solve", refused)
+    monkeypatch.setattr(executor.Sandbox, "run_script", refused)
+    monkeypatch.setattr(subprocess, "Popen", refused)
+    monkeypatch.setattr(model_side, "build_model_side", refused)
+
+
+def _rescored(run_dir: Path) -> list[dict]:
+    return BenchRun(0, "", run_dir / "rescore").records
+
+
 def _verdicts(records: list[dict]) -> dict[str, str]:
-    return {r["case"]: json.dumps({f: r.get(f) for f in VERDICT_FIELDS}, sort_keys=True) for r in records}
+    return {
+        r["case"]: json.dumps({f: r.get(f) for f in rescoring.VERDICT_FIELDS}, sort_keys=True)
+        for r in records
+    }
 
 
 def test_rescoring_drops_the_model_and_run_control_but_keeps_the_selection() -> None:
@@ -43,11 +66,11 @@ def test_rescoring_drops_the_model_and_run_control_but_keeps_the_selection() -> 
         "-n",
         "2",
     ]
-    assert rescore_arguments(original) == ["-k", "mf_e", "-n", "2"]
+    assert rescoring.rescore_arguments(original) == ["-k", "mf_e", "-n", "2"]
     # another model the suite asks (a modifier, a judge) is replayed from the log like the model
     asks = ["--model=claude", "--modifier-model", "gpt", "--shots=2", "--judge-model=x"]
     replay = Path("turns.jsonl")
-    rewritten = rescore_arguments(asks, ("--modifier-model", "--judge-model"), replay)
+    rewritten = rescoring.rescore_arguments(asks, ("--modifier-model", "--judge-model"), replay)
     assert rewritten == [
         "--modifier-model=replay:turns.jsonl",
         "--shots=2",
@@ -56,17 +79,21 @@ def test_rescoring_drops_the_model_and_run_control_but_keeps_the_selection() -> 
 
 
 @pytest.mark.slow
-def test_rescore_reproduces_an_oracle_run(bench) -> None:
-    run: BenchRun = bench("--model=oracle", "-k", "mf_e_00 or mcf_m_001", "-n", "2")
+def test_rescore_reproduces_an_oracle_run_with_no_sandbox_and_no_model(
+    bench, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    run: BenchRun = bench("--model=oracle", "-k", "mf_e_00 or mcf_m_001 or fl_e_001", "-n", "2")
     assert run.returncode == 0, run.output[-2000:]
     record = run.by_case()[f"{MF1}/stage1/s0"]
     assert record["turns"][0]["key"] == f"{MF1}/stage1/s0" and "PYTHON_CODE" in record["turns"][0]["response"]
     assert "def solve" in record["artifact"]["solve.py"] and set(record["output"]) == {"stdout", "stderr"}
-    done = _rescore(run.run_dir)
-    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
-    again = BenchRun(0, "", run.run_dir / "rescore" / "run")
-    assert _verdicts(again.records) == _verdicts(run.records)
-    assert f"{len(run.records)} identical, 0 differ" in done.stdout
+    assert record["attempt"]["executions"]["solve.py"]["outcome"] == "ok"
+    assert record["attempt"]["replies"]["stage1"]["text"] == record["turns"][0]["response"]
+    with monkeypatch.context() as offline:
+        _offline(offline)
+        assert rescoring.rescore(run.run_dir) == 0
+    assert f"{len(run.records)} identical, 0 differ" in capsys.readouterr().out
+    assert _verdicts(_rescored(run.run_dir)) == _verdicts(run.records)
 
     # a verdict that the log does not reproduce is named, and the command fails
     lines = (run.run_dir / "results.jsonl").read_text().splitlines()
@@ -74,6 +101,62 @@ def test_rescore_reproduces_an_oracle_run(bench) -> None:
     (run.run_dir / "results.jsonl").write_text("\n".join([json.dumps(tampered), *lines[1:]]) + "\n")
     differs = _rescore(run.run_dir)
     assert differs.returncode == 1 and f"{tampered['case']}: outcome: 'failed' -> 'passed'" in differs.stdout
+
+
+FL1 = "mmopt/location_covering_assignment/facility_location/easy/fl_e_001"
+
+
+@pytest.mark.slow
+def test_a_tolerance_change_changes_the_rescored_verdicts(
+    bench, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An answer 5e-4 above the optimum passes under facility_location's 1e-3 floor; rescored with
+    the floor gone (1e-6), the same stored answer fails: its decisions give the optimum, so the
+    reported objective disagrees with them."""
+    solution = json.loads((FIXTURES / FL1.split("/", 1)[1] / "ground_truth/solution_ref.json").read_text())
+    solution["objective_value"] = round(solution["objective_value"] + 5e-4, 6)
+    reply = _stage1(f"import json\n\n\ndef solve():\n    return json.loads({json.dumps(solution)!r})\n")
+    replay = tmp_path / "replay.jsonl"
+    replay.write_text(json.dumps({"case": f"{FL1}/stage1/s0", "response": reply}) + "\n")
+    run = bench(f"--model=replay:{replay}", "-k", "fl_e_001")
+    (record,) = run.records
+    assert record["passed"], run.output[-2000:]
+    from benchmark.suites.mmopt import scoring
+
+    with monkeypatch.context() as changed:
+        _offline(changed)
+        changed.delitem(scoring.TOLERANCE_FLOORS, "facility_location")
+        assert rescoring.rescore(run.run_dir) == 1
+    out = capsys.readouterr().out
+    assert f"{FL1}/stage1/s0: outcome: 'passed' -> 'failed', passed: True -> False" in out
+    (again,) = _rescored(run.run_dir)
+    assert again["category"] == "infeasible_solution"
+    assert again["recomputed_objective"] == pytest.approx(116.1652, abs=1e-4)
+    assert again["returned_objective"] == solution["objective_value"]
+    assert "1 differ" in out
+    # today's tolerance again: the stored attempt passes as it did
+    assert rescoring.rescore(run.run_dir) == 0
+
+
+@pytest.mark.slow
+def test_mamo_rescores_from_its_attempts_and_a_stricter_comparison_fails_them(
+    bench, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    select = "first_order_equation/1-fewshot or first_order_equation/2-fewshot or easy_lp/1-fewshot"
+    run = bench("--suite=mamo", "--model=oracle", "-k", select, "-n", "2")
+    assert run.returncode == 0 and len(run.records) == 3, run.output[-2000:]
+    with monkeypatch.context() as offline:
+        _offline(offline)
+        assert rescoring.rescore(run.run_dir) == 0
+    assert f"{len(run.records)} identical, 0 differ" in capsys.readouterr().out
+    from benchmark.suites.mamo import suite as mamo
+
+    with monkeypatch.context() as changed:
+        _offline(changed)
+        changed.setattr(mamo, "answers_match", lambda returned, answer: False)
+        assert rescoring.rescore(run.run_dir) == 1
+    assert {r["category"] for r in _rescored(run.run_dir)} == {"wrong_ode_value", "wrong_objective"}
+    assert f"0 identical, {len(run.records)} differ" in capsys.readouterr().out
 
 
 @pytest.mark.slow
@@ -116,8 +199,7 @@ def test_rescore_reproduces_a_replay_run_with_a_failure_of_every_category(bench,
     ], run.output[-2000:]  # fmt: skip
     done = _rescore(run.run_dir)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
-    again = BenchRun(0, "", run.run_dir / "rescore" / "run")
-    assert _verdicts(again.records) == _verdicts(run.records)
+    assert _verdicts(_rescored(run.run_dir)) == _verdicts(run.records)
 
 
 @pytest.mark.slow

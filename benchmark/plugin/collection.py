@@ -28,7 +28,7 @@ DESELECTED_WITHOUT_MODEL = pytest.StashKey[int]()
 def run_settings(suite: Suite) -> tuple[str, ...]:
     """Settings a suite runs without ``--setting`` when it runs several (nldata's nine); each such
     case also carries its setting as a marker."""
-    return tuple(getattr(suite, "run_settings", ()))
+    return suite.run_settings
 
 
 def cases(run: BenchRun) -> list[Case]:

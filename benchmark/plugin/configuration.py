@@ -192,11 +192,7 @@ def _defined_metrics(options: RunOptions, suite: Suite, specs: tuple[SampleSpec,
     """The numeric metrics the summary of this run will have, as the gate reads them: the summary's
     own metric block over one instance of this run's samples (none when every setting it runs is a
     diagnostic one, whose records the official metrics leave out)."""
-    settings = (
-        (options.setting,)
-        if options.setting
-        else tuple(getattr(suite, "run_settings", ())) or (suite.default_setting,)
-    )
+    settings = (options.setting,) if options.setting else suite.run_settings or (suite.default_setting,)
     official = any(s in suite.official_settings for s in settings)
     shape = [
         {"case": f"instance/s{spec.index}", "passed": False, "valid_code": False, "sample": spec.index,
@@ -209,7 +205,7 @@ def _defined_metrics(options: RunOptions, suite: Suite, specs: tuple[SampleSpec,
 def _other_models(config: pytest.Config, suite: Suite) -> dict[str, str]:
     """The other model aliases the suite will ask, by the option that names each (``model_options``,
     e.g. a code modifier's), for those given on this command line."""
-    given = {name: config.getoption(name) for name in getattr(suite, "model_options", ())}
+    given = {name: config.getoption(name) for name in suite.model_options}
     return {name: str(alias) for name, alias in given.items() if alias}
 
 
@@ -274,15 +270,12 @@ def _with_model_source(config: pytest.Config, suite: Suite, options: RunOptions)
     ``model_source(config)``: a folder of answer files an external agent wrote is ``artifacts:DIR``),
     so a run that only scores such files needs no stand-in model, and its manifest, records and run
     folder name that source."""
-    source = getattr(suite, "model_source", None)
-    if not callable(source):
-        if config.getoption("artifacts", None):
-            raise ValueError(
-                f"--artifacts: suite {suite.name} takes no answer files (its answers are model replies; "
-                "--model=replay:FILE scores replies recorded elsewhere)"
-            )
-        return options
+    named = suite.model_source(config)
+    if named is None and config.getoption("artifacts", None):
+        raise ValueError(
+            f"--artifacts: suite {suite.name} takes no answer files (its answers are model replies; "
+            "--model=replay:FILE scores replies recorded elsewhere)"
+        )
     if options.model is not None:
         return options
-    named = source(config)
     return dataclasses.replace(options, model=named) if named else options

@@ -1,7 +1,9 @@
 """Running one case and recording it: every case that runs ends in exactly one record.
 
-Flow of one case (the ``bench_verdict`` fixture): resume check → ``suite.evaluate`` (prompt →
-adapter → parse → sandboxed execution → scoring) → one record appended to ``results.jsonl``.
+Flow of one case (the ``bench_verdict`` fixture): resume check → ``suite.solve`` (prompt →
+adapter → parse → sandboxed execution: the case's :class:`~benchmark.attempt.Attempt`) →
+``suite.score`` (the verdict, from the attempt alone) → one record appended to ``results.jsonl``,
+the attempt in it, so ``rescore`` can score it again without a model or a sandbox.
 Whatever escapes the suite's evaluation becomes the record's outcome (an ``api_error``, a
 ``dataset_error``, a ``harness_error`` with its traceback tail …), never a missing record. Model
 failures make the test fail with their category; infrastructure faults fail it with a note that
@@ -96,7 +98,6 @@ class CaseEvaluation:
             self.run.suite,
             threads=min(len(pending), side.in_flight),
             max_tokens=options.max_tokens,
-            objective_only=options.objective_only,
         )
         side.phase.start(mine, others)
 
@@ -158,7 +159,9 @@ class CaseEvaluation:
         ran: list[SandboxKind] = []
         try:
             with runtime.sandbox.tracking() as ran:
-                record.update(verdict_fields(checked_verdict(suite, suite.evaluate(case, context))))
+                attempt = suite.solve(case, context)
+            record["attempt"] = attempt.as_record()
+            record.update(verdict_fields(checked_verdict(suite, suite.score(case, attempt))))
         except OracleUnavailable as exc:
             problem = ("skipped", "oracle_unavailable", str(exc))
         except NotEvaluable as exc:
@@ -215,7 +218,7 @@ def junit_case_properties(record: dict[str, Any], suite: Suite) -> list[tuple[st
     """A case's JUnit properties: its labels, verdict, tokens, cost and time. The returned and
     expected objective are named after what the suite's number is (its optional
     ``objective_label``, e.g. ``O-Eval`` → ``returned_o_eval``; ``objective`` when not declared)."""
-    slug = str(getattr(suite, "objective_label", "objective")).lower().replace("-", "_").replace(" ", "_")
+    slug = suite.objective_label.lower().replace("-", "_").replace(" ", "_")
     names = {"returned_objective": f"returned_{slug}", "expected_objective": f"expected_{slug}"}
     properties = [
         (names.get(key, key), record[key])

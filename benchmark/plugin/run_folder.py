@@ -192,8 +192,7 @@ def _shard_info(text: str | None) -> dict[str, int] | None:
 def suite_run_info(suite: Suite) -> dict[str, Any]:
     """What a suite records about how it scored (its optional ``run_info()``, e.g. mmopt's scoring
     mode), for the run manifest and summary."""
-    run_info = getattr(suite, "run_info", None)
-    return dict(run_info()) if callable(run_info) else {}
+    return dict(suite.run_info())
 
 
 def nothing_scored(summary: dict[str, Any]) -> tuple[str, ...]:

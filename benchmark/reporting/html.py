@@ -617,6 +617,6 @@ def write_html_report(
     if records is None:
         records = list(latest_by_case(read_records(paths.results)).values())
     suite = str((summary.get("run") or {}).get("suite"))
-    steps = getattr(get_suite(suite), "case_steps", None) if suite in suite_names() else None
+    steps = get_suite(suite).case_steps if suite in suite_names() else None
     groupings = get_suite(suite).groupings if suite in suite_names() else ()
     (paths.root / "report.html").write_text(to_html(summary, records, steps, groupings), encoding="utf-8")

@@ -35,8 +35,7 @@ def run_info_from_manifest(manifest: Mapping[str, Any], suite: Suite) -> dict[st
         "dataset": (manifest.get("dataset") or {}).get("root"),
         "sandbox": f"{sandbox.get('kind')} ({warning})" if warning else sandbox.get("kind"),
     }
-    suite_info = getattr(suite, "run_info", None)
-    for key in suite_info() if callable(suite_info) else ():
+    for key in suite.run_info():
         run_info[key] = manifest.get(key)
     return run_info
 

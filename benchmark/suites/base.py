@@ -25,6 +25,7 @@ from typing import Any, Protocol, runtime_checkable
 import pytest
 
 from adapters.base import Completion, CompletionRequest, Decoding, ModelAdapter
+from benchmark.attempt import Attempt
 from benchmark.cases import Case, InstanceRef
 from benchmark.categories import ExecutionCategory
 from benchmark.messages import Message
@@ -126,15 +127,8 @@ class CaseContext:
         key); ``model`` sends the call to another model alias (see :attr:`models`; None: the model
         under test); ``temperature`` overrides the sample's (a judge decodes greedily). Adapter
         faults propagate as :class:`adapters.base.AdapterError`."""
-        request = CompletionRequest(
-            case_key=self.case.key if key is None else f"{self.case.key}/{key}",
-            messages=tuple(messages),
-            decoding=Decoding(
-                temperature=self.case.temperature if temperature is None else temperature,
-                max_tokens=self.max_tokens,
-                sample_index=self.case.sample,
-            ),
-            reference=reference,
+        request = case_request(
+            self.case, messages, self.max_tokens, reference, key=key, temperature=temperature
         )
         completion = self._adapter_for(model).complete(request)
         self.accounting.add(completion)
@@ -150,6 +144,29 @@ class CaseContext:
         return self.models(model)
 
 
+def case_request(
+    case: Case,
+    messages: Sequence[Message],
+    max_tokens: int,
+    reference: Callable[[], str] | None = None,
+    *,
+    key: str | None = None,
+    temperature: float | None = None,
+) -> CompletionRequest:
+    """The request a call of ``case`` sends (see :meth:`CaseContext.complete`): built here alone, so
+    a suite's :meth:`Suite.first_request` makes byte for byte the request the case will send."""
+    return CompletionRequest(
+        case_key=case.key if key is None else f"{case.key}/{key}",
+        messages=tuple(messages),
+        decoding=Decoding(
+            temperature=case.temperature if temperature is None else temperature,
+            max_tokens=max_tokens,
+            sample_index=case.sample,
+        ),
+        reference=reference,
+    )
+
+
 @runtime_checkable
 class Suite(Protocol):
     name: str
@@ -163,13 +180,14 @@ class Suite(Protocol):
     failure_categories: tuple[str, ...]
     """Every category a failed verdict of this suite may carry, in report order; any other is a
     harness error."""
-    # Optional: ``model_options``, the long options (``--modifier-model``) whose value is a model
-    # alias the suite asks besides the model under test; ``rescore`` points them at the run's log.
-    # Optional: ``objective_label``, what a record's returned/expected objective measures when it is
-    # not an objective value (tbmath: ``O-Eval``); JUnit properties are named after it.
-    # Optional: ``case_steps(record) -> list[dict]``, what a case did between its model calls (an
-    # agent's tool runs), in order: ``call`` (the 1-based model call that asked for it), ``tool``,
-    # ``input`` and ``result`` (short texts); the HTML report shows them in the case's timeline.
+    model_options: tuple[str, ...]
+    """The long options (``--modifier-model``) whose value is a model alias the suite asks besides
+    the model under test; ``rescore`` points them at the run's log."""
+    objective_label: str
+    """What a record's returned/expected objective measures (tbmath: ``O-Eval``); JUnit properties
+    are named after it."""
+    run_settings: tuple[str, ...]
+    """Settings one run collects together when none is chosen (``()``: the default setting only)."""
 
     def add_commands(self, add_command: Callable[..., argparse.ArgumentParser]) -> None:
         """Register the suite's ``python -m benchmark`` subcommands (dataset generation, checks)
@@ -206,10 +224,57 @@ class Suite(Protocol):
         """Dataset name, version and content hash for the run manifest."""
         ...
 
-    def evaluate(self, case: Case, context: CaseContext) -> Verdict:
-        """Run the case end to end. Raise :class:`benchmark.verdict.DatasetError` for a damaged
-        package and :class:`adapters.base.OracleUnavailable` when no reference answer can run."""
+    def solve(self, case: Case, context: CaseContext) -> Attempt:
+        """Everything of the case that costs: the model's turns, the extracted artifact, the sandbox
+        runs. Raise :class:`benchmark.verdict.DatasetError` for a damaged package and
+        :class:`adapters.base.OracleUnavailable` when no reference answer can run."""
         ...
+
+    def score(self, case: Case, attempt: Attempt) -> Verdict:
+        """The verdict of an attempt: pure, cheap and deterministic (no model, no sandbox), so a
+        run's stored attempts can be scored again with today's code (``rescore``)."""
+        ...
+
+    def first_request(self, case: Case, max_tokens: int) -> CompletionRequest | None:
+        """The first request ``solve`` will send (:func:`case_request`), built from the case alone
+        for the generation phase (:mod:`benchmark.prefetch`); None when it is not known before
+        the case runs (then the case is not prefetched)."""
+        ...
+
+    def run_info(self) -> dict[str, str]:
+        """What the run manifest and summary record about how the suite scored (``{}``: nothing)."""
+        ...
+
+    def model_source(self, config: pytest.Config) -> str | None:
+        """The run's model source when no ``--model`` is given (``artifacts:DIR``), else None."""
+        ...
+
+    def case_steps(self, record: Mapping[str, Any]) -> list[dict[str, Any]]:
+        """What a case did between its model calls (an agent's tool runs), in order: ``call`` (the
+        1-based model call that asked for it), ``tool``, ``input`` and ``result`` (short texts);
+        the HTML report shows them in the case's timeline (``[]``: none)."""
+        ...
+
+
+class SuiteDefaults:
+    """The defaults of a suite's optional hooks; a suite class derives from it and overrides what
+    it has, so every hook the harness calls exists and the type checker sees each one."""
+
+    model_options: tuple[str, ...] = ()
+    objective_label: str = "objective"
+    run_settings: tuple[str, ...] = ()
+
+    def first_request(self, case: Case, max_tokens: int) -> CompletionRequest | None:
+        return None
+
+    def run_info(self) -> dict[str, str]:
+        return {}
+
+    def model_source(self, config: pytest.Config) -> str | None:
+        return None
+
+    def case_steps(self, record: Mapping[str, Any]) -> list[dict[str, Any]]:
+        return []
 
 
 #: Model-failure classes of any answer that is code run in the sandbox (:class:`ExecutionCategory`,

@@ -40,7 +40,7 @@ _ERROR_CHARS = 3000
 
 
 @dataclass(frozen=True)
-class Attempt:
+class Run:
     """One execution of one artifact. ``category`` is None when it yielded a number (``value``);
     ``executed`` is Table 5's "file execution success": it ran in the right format."""
 
@@ -76,10 +76,10 @@ def _trim(text: str) -> str:
     )
 
 
-def _failed_run(result: ExecutionResult) -> Attempt:
+def _failed_run(result: ExecutionResult) -> Run:
     if result.outcome is Outcome.SANDBOX_ERROR:
         raise InfrastructureError(InfrastructureCategory.SANDBOX_ERROR, result.error)
-    return Attempt(str(result.outcome), None, _trim(result.error), False, result.wall_s)
+    return Run(str(result.outcome), None, _trim(result.error), False, result.wall_s)
 
 
 def last_number(stdout: str) -> float | None:
@@ -93,37 +93,37 @@ def last_number(stdout: str) -> float | None:
         return None
 
 
-def _with_output(attempt: Attempt, result: ExecutionResult) -> Attempt:
+def _with_output(attempt: Run, result: ExecutionResult) -> Run:
     return dataclasses.replace(attempt, stdout=result.stdout, stderr=result.stderr)
 
 
-def run_python(code: str, sandbox: Sandbox, limits: Limits) -> Attempt:
+def run_python(code: str, sandbox: Sandbox, limits: Limits) -> Run:
     result = sandbox.run_script(code, limits)
     return _with_output(_python_attempt(result), result)
 
 
-def _python_attempt(result: ExecutionResult) -> Attempt:
+def _python_attempt(result: ExecutionResult) -> Run:
     if result.outcome is not Outcome.OK:
         return _failed_run(result)
     value = last_number(result.stdout)
     if value is None:
         tail = result.stdout.strip().splitlines()[-1:] or ["(nothing)"]
-        return Attempt(
+        return Run(
             ExecutionCategory.OUTPUT_FORMAT,
             None,
             f"the program must print only the number y(t0); its last output line was: {tail[0][:200]}",
             False,
             result.wall_s,
         )
-    return Attempt(None, value, "", True, result.wall_s)
+    return Run(None, value, "", True, result.wall_s)
 
 
-def run_lp(lp_text: str, script: str, sandbox: Sandbox, limits: Limits) -> Attempt:
+def run_lp(lp_text: str, script: str, sandbox: Sandbox, limits: Limits) -> Run:
     result = sandbox.run_script(script, limits, files={LP_FILE: lp_text})
     return _with_output(_lp_attempt(result), result)
 
 
-def _lp_attempt(result: ExecutionResult) -> Attempt:
+def _lp_attempt(result: ExecutionResult) -> Run:
     if result.outcome in (Outcome.SYNTAX, Outcome.DEPENDENCY):
         raise InfrastructureError(
             InfrastructureCategory.SANDBOX_ERROR, f"the LP solve script could not run: {result.error}"
@@ -140,14 +140,14 @@ def _lp_attempt(result: ExecutionResult) -> Attempt:
         error = str(solved.get("error") or "the solver could not read the file")
         if result.stderr.strip():
             error = f"{error}\n{result.stderr.strip()}"
-        return Attempt(ExecutionCategory.SYNTAX, None, _trim(error), False, result.wall_s)
+        return Run(ExecutionCategory.SYNTAX, None, _trim(error), False, result.wall_s)
     status = str(solved.get("status"))
     objective = solved.get("objective")
     if status == "optimal" and isinstance(objective, int | float) and math.isfinite(objective):
-        return Attempt(None, float(objective), "", True, result.wall_s, status)
+        return Run(None, float(objective), "", True, result.wall_s, status)
     if status in ("infeasible", "unbounded", "infeasible_or_unbounded"):
-        return Attempt("wrong_objective", None, f"the model is {status}", True, result.wall_s, status)
-    return Attempt(
+        return Run("wrong_objective", None, f"the model is {status}", True, result.wall_s, status)
+    return Run(
         ExecutionCategory.RUNTIME,
         None,
         f"the solver stopped with status {status}",

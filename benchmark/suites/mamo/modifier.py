@@ -17,7 +17,7 @@ from typing import Any
 
 from benchmark.categories import ExecutionCategory
 from benchmark.messages import Message
-from benchmark.suites.mamo.execution import NOT_EXECUTED, Attempt
+from benchmark.suites.mamo.execution import NOT_EXECUTED, Run
 from benchmark.suites.mamo.prompts import fenced, modifier_messages
 from benchmark.suites.mamo.response import extract
 
@@ -30,18 +30,18 @@ class ModifierOutcome:
     """The last artifact and its execution, and what each pass sent and got."""
 
     artifact: str
-    attempt: Attempt
+    attempt: Run
     passes: list[dict[str, Any]] = field(default_factory=list)
 
 
 def modify(
     artifact: str,
-    attempt: Attempt,
+    attempt: Run,
     *,
     ode: bool,
     passes: int,
     ask: Ask,
-    execute: Callable[[str], Attempt],
+    execute: Callable[[str], Run],
 ) -> ModifierOutcome:
     """Run up to ``passes`` modifier passes while the artifact fails to execute.
 

@@ -11,6 +11,7 @@ improvement (Table 4's subscripts, Table 5).
 from __future__ import annotations
 
 import argparse
+import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -18,15 +19,16 @@ from typing import Any
 import pytest
 
 from adapters.artifacts import PREFIX as ARTIFACTS_PREFIX
-from adapters.base import OracleUnavailable
+from adapters.base import CompletionRequest, OracleUnavailable
+from benchmark.attempt import Attempt, Reply
 from benchmark.cases import Case, InstanceRef
 from benchmark.categories import ExecutionCategory
 from benchmark.messages import Message
 from benchmark.reporting.render import Table
-from benchmark.suites.base import EXECUTION_CATEGORIES, CaseContext, Grouping
+from benchmark.suites.base import EXECUTION_CATEGORIES, CaseContext, Grouping, SuiteDefaults, case_request
 from benchmark.suites.mamo import dataset, reporting
 from benchmark.suites.mamo.comparison import absolute_tolerance, answers_match
-from benchmark.suites.mamo.execution import NOT_EXECUTED, Attempt, run_lp, run_python
+from benchmark.suites.mamo.execution import NOT_EXECUTED, Run, run_lp, run_python
 from benchmark.suites.mamo.lp_solvers import SOLVERS, solver_script
 from benchmark.suites.mamo.modifier import modify
 from benchmark.suites.mamo.prompts import DEFAULT_SHOTS, MAX_SHOTS, fenced, task_messages
@@ -45,7 +47,7 @@ def _oracle_answer(case: dataset.MamoCase) -> str:
     return fenced(case.reference, ode=case.is_ode)
 
 
-class MamoSuite:
+class MamoSuite(SuiteDefaults):
     name = "mamo"
     settings: tuple[str, ...] = ("fewshot",)
     default_setting = "fewshot"
@@ -145,7 +147,7 @@ class MamoSuite:
     def dataset_fingerprint(self, root: Path) -> dict[str, str]:
         return dataset.fingerprint(root)
 
-    def _execute(self, artifact: str, ode: bool, context: CaseContext) -> Attempt:
+    def _execute(self, artifact: str, ode: bool, context: CaseContext) -> Run:
         if ode:
             return run_python(artifact, context.sandbox, context.limits)
         return run_lp(artifact, self._lp_script, context.sandbox, context.limits)
@@ -159,43 +161,36 @@ class MamoSuite:
 
         return ask
 
-    def evaluate(self, case: Case, context: CaseContext) -> Verdict:
+    def solve(self, case: Case, context: CaseContext) -> Attempt:
+        """Ask for the artifact (or read the answer file), run it, and let the code modifier repair
+        one that did not execute; the runs are kept in the attempt's ``data`` (``raw``, and
+        ``final`` when a modified artifact ran)."""
         if case.setting not in self.settings:
             raise ValueError(f"mamo has no setting {case.setting!r}; choose from {', '.join(self.settings)}")
         question = dataset.load_case(case.instance)
-        answer = float(question.answer)
-        extra: dict[str, Any] = {
-            "answer": question.answer,
-            "absolute_tolerance": absolute_tolerance(question.answer),
-            "where": question.where,
-            "lp_solver": None if question.is_ode else self.lp_solver,
-        }
+        attempt = Attempt(data={"lp_solver": None if question.is_ode else self.lp_solver})
         if self.artifacts_dir is not None:
             path = self.answer_file(question, case.instance)
-            extra.update({"source": f"--artifacts {self.artifacts_dir}", "truncated": False})
-            truncated = False
+            attempt.data["source"] = f"--artifacts {self.artifacts_dir}"
             if path.is_file():  # the same contract as a reply's artifact (fences optional)
-                extracted = extract(path.read_text(encoding="utf-8", errors="replace"), ode=question.is_ode)
+                text = path.read_text(encoding="utf-8", errors="replace")
+                attempt.replies[ANSWER] = Reply(text)
+                extracted = extract(text, ode=question.is_ode)
             else:
                 extracted = Extracted(None, f"no answer file {path}")
         else:
             messages = task_messages(question, self.shots)
             completion = context.complete(messages, reference=lambda: _oracle_answer(question))
-            extra["truncated"] = truncated = completion.truncated
+            attempt.replies[ANSWER] = Reply(completion.text, completion.truncated)
             prompt = "\n".join(m.plain_text() for m in messages)
             extracted = extract(completion.text, ode=question.is_ode, prompt=prompt)
         if extracted.artifact is None:
-            cut = " (the reply was cut off by the output limit)" if truncated else ""
-            scores = {"raw": 0.0, "modified": 0.0, "executed_raw": 0.0, "executed_modified": 0.0}
-            return Verdict.fail(
-                ExecutionCategory.RESPONSE_CONTRACT,
-                extracted.violation + cut,
-                expected_objective=answer,
-                scores=scores,
-                extra=extra,
-            )
+            attempt.data["violation"] = extracted.violation
+            return attempt
+        name = artifact_name(question.is_ode)
+        attempt.artifacts[name] = extracted.artifact
         raw = self._execute(extracted.artifact, question.is_ode, context)
-        final = raw
+        attempt.data["raw"] = dataclasses.asdict(raw)
         # An answer file has no model to repair it unless a modifier model is named.
         can_modify = self.artifacts_dir is None or self.modifier_alias is not None
         if raw.category in NOT_EXECUTED and self.modifier_passes > 0 and can_modify:
@@ -207,12 +202,48 @@ class MamoSuite:
                 ask=self._asker(context),
                 execute=lambda artifact: self._execute(artifact, question.is_ode, context),
             )
-            final = modified.attempt
-            extra["modifier"] = {
+            attempt.data["modifier"] = {
                 "model": self.modifier_alias or "self",
                 "passes": modified.passes,
                 "artifact": modified.artifact,
             }
+            if modified.attempt is not raw:
+                attempt.artifacts[f"modified/{name}"] = modified.artifact
+                attempt.data["final"] = dataclasses.asdict(modified.attempt)
+        return attempt
+
+    def score(self, case: Case, attempt: Attempt) -> Verdict:
+        """The Mamo comparison of the artifact's number with the answer, before and after the
+        modifier; a wrong number is ``wrong_ode_value`` (ODE) or ``wrong_objective`` (``.lp``)."""
+        question = dataset.load_case(case.instance)
+        answer = float(question.answer)
+        reply = attempt.replies.get(ANSWER)
+        truncated = reply is not None and reply.truncated
+        extra: dict[str, Any] = {
+            "answer": question.answer,
+            "absolute_tolerance": absolute_tolerance(question.answer),
+            "where": question.where,
+            "lp_solver": attempt.data["lp_solver"],
+        }
+        if "source" in attempt.data:
+            extra.update({"source": attempt.data["source"], "truncated": False})
+        else:
+            extra["truncated"] = truncated
+        name = artifact_name(question.is_ode)
+        if "raw" not in attempt.data:
+            cut = " (the reply was cut off by the output limit)" if truncated else ""
+            scores = {"raw": 0.0, "modified": 0.0, "executed_raw": 0.0, "executed_modified": 0.0}
+            return Verdict.fail(
+                ExecutionCategory.RESPONSE_CONTRACT,
+                str(attempt.data["violation"]) + cut,
+                expected_objective=answer,
+                scores=scores,
+                extra=extra,
+            )
+        raw = Run(**attempt.data["raw"])
+        final = Run(**attempt.data["final"]) if "final" in attempt.data else raw
+        if "modifier" in attempt.data:
+            extra["modifier"] = attempt.data["modifier"]
         raw_correct = raw.value is not None and answers_match(raw.value, question.answer)
         final_correct = final.value is not None and answers_match(final.value, question.answer)
         extra["raw"] = raw.as_record()
@@ -223,11 +254,10 @@ class MamoSuite:
             "executed_raw": float(raw.executed),
             "executed_modified": float(final.executed),
         }
-        name = "program.py" if question.is_ode else "model.lp"
-        artifact = {name: extracted.artifact}
+        artifact = {name: attempt.artifacts[name]}
         output = {"stdout": raw.stdout, "stderr": raw.stderr}
-        if final is not raw:
-            artifact[f"modified/{name}"] = extra["modifier"]["artifact"]
+        if "final" in attempt.data:
+            artifact[f"modified/{name}"] = attempt.artifacts[f"modified/{name}"]
             output.update({"modified/stdout": final.stdout, "modified/stderr": final.stderr})
         common: dict[str, Any] = {
             "artifact": artifact,
@@ -245,6 +275,21 @@ class MamoSuite:
             return Verdict.fail(raw.category, raw.error, **common)
         detail = f"returned {raw.value!r}, the answer is {question.answer} (Mamo comparison rule)"
         return Verdict.fail("wrong_ode_value" if question.is_ode else "wrong_objective", detail, **common)
+
+    def first_request(self, case: Case, max_tokens: int) -> CompletionRequest | None:
+        """The task request :meth:`solve` sends first; none when answers are read from files."""
+        if self.artifacts_dir is not None or case.setting not in self.settings:
+            return None
+        question = dataset.load_case(case.instance)
+        return case_request(case, task_messages(question, self.shots), max_tokens)
+
+
+#: The interaction of the model's answer (or the answer file's text) in the attempt.
+ANSWER = "answer"
+
+
+def artifact_name(ode: bool) -> str:
+    return "program.py" if ode else "model.lp"
 
 
 SUITE = MamoSuite()

@@ -41,12 +41,13 @@ from typing import Any
 
 import pytest
 
-from adapters.base import AdapterError, OracleUnavailable
+from adapters.base import AdapterError, CompletionRequest, OracleUnavailable
+from benchmark.attempt import Attempt, Execution, Reply
 from benchmark.cases import Case, InstanceRef
 from benchmark.messages import Message
 from benchmark.reporting.render import Table
 from benchmark.sandbox import Outcome
-from benchmark.suites.base import EXECUTION_CATEGORIES, CaseContext, Grouping
+from benchmark.suites.base import EXECUTION_CATEGORIES, CaseContext, Grouping, SuiteDefaults, case_request
 from benchmark.suites.mmopt import commands
 from benchmark.suites.mmopt import package as packages
 from benchmark.suites.mmopt.attribution import classify_artifact
@@ -179,7 +180,7 @@ def _interaction(context: CaseContext, interaction: str) -> CaseContext:
     return dataclasses.replace(context, case=dataclasses.replace(context.case, setting=interaction))
 
 
-class MMOptSuite:
+class MMOptSuite(SuiteDefaults):
     name = "mmopt"
     settings: tuple[str, ...] = SETTINGS
     default_setting = "stage1"
@@ -241,96 +242,124 @@ class MMOptSuite:
     def dataset_fingerprint(self, dataset: Path) -> dict[str, str]:
         return packages.fingerprint(dataset)
 
-    def evaluate(self, case: Case, context: CaseContext) -> Verdict:
+    def solve(self, case: Case, context: CaseContext) -> Attempt:
         if case.setting not in self.settings:
             raise ValueError(f"mmopt has no setting {case.setting!r}; choose from {', '.join(self.settings)}")
         package = packages.load_package(case.instance, packages.SETTING_FILES[case.setting])
         check_instance(package.directory, package.subcategory, package.instance_data, package.solution_ref)
-        note: dict[str, str] = {"scoring": self.scoring}
+        note: dict[str, str] = {}
         oracle = lambda: _oracle_answer(package, note, self.oracle_solve)  # noqa: E731 - the reference travels as a callable
-        verdict = self._evaluate(case, context, package, oracle)
-        verdict.extra.update(note)
+        attempt = Attempt(data={"scoring": self.scoring, "objective_only": context.objective_only})
+        answer = ANSWER_INTERACTION[case.setting]
+        if case.setting == "verified_extraction":
+            _ask_stage2(package, _interaction(context, "stage2"), attempt)
+            check = _stage2_check(package, attempt.replies["stage2"])
+            if check.status != "matched" or check.structured_instance is None:
+                raise _not_evaluable(check)
+            messages = payload_messages(package, package.instance_id, check.structured_instance)
+        elif case.setting == "oracle_reading":
+            messages = payload_messages(package, package.instance_id, public_record(package))
+        else:
+            messages = stage1_messages(package, case_id=package.instance_id)
+        _ask_answer(_interaction(context, answer), messages, oracle, answer, attempt)
+        attempt.data.update(note)
+        if case.setting == "two_stage" and not self.score(case, attempt).passed:
+            _ask_stage2(package, _interaction(context, "stage2"), attempt)
+        return attempt
+
+    def score(self, case: Case, attempt: Attempt) -> Verdict:
+        """Score the Stage-1 contract answer, with the run's scoring mode (kept in the attempt);
+        for ``two_stage`` a failure is attributed by the Stage-2 answer when solving asked it."""
+        package = packages.load_package(case.instance, packages.SETTING_FILES[case.setting])
+        check = _stage2_check(package, attempt.replies["stage2"]) if "stage2" in attempt.replies else None
+        if case.setting == "verified_extraction" and (
+            check is None or check.status != "matched" or check.structured_instance is None
+        ):
+            raise _not_evaluable(check)
+        verdict = _score_answer(package, attempt, ANSWER_INTERACTION[case.setting])
+        if check is not None and (case.setting == "verified_extraction" or not verdict.passed):
+            verdict.extra["stage2"] = check.as_record()
+            if case.setting == "two_stage":
+                verdict.extra["attribution"] = ATTRIBUTION_OF_STAGE2[check.status]
+        verdict.extra.update(
+            {"scoring": str(attempt.data["scoring"])}
+            | {k: str(attempt.data[k]) for k in ("oracle_answer",) if k in attempt.data}
+        )
         return verdict
 
-    def first_request(self, case: Case, context: CaseContext) -> None:
-        """Make the case's first model call, as :meth:`evaluate` would, without the instance check
+    def first_request(self, case: Case, max_tokens: int) -> CompletionRequest | None:
+        """The case's first model request, as :meth:`solve` sends it, without the instance check
         before it: for the generation phase (``benchmark.prefetch``), which then needs no
         subcategory's scoring modules (their first import in a process takes seconds, and every
         prefetch thread would wait for it). The case itself still checks the instance before it
         scores anything; a malformed package costs its one prefetched request."""
+        if case.setting not in self.settings:
+            return None
         package = packages.load_package(case.instance, packages.SETTING_FILES[case.setting])
         if case.setting in ("stage1", "two_stage"):
-            messages = stage1_messages(package, case_id=package.instance_id)
-            _interaction(context, "stage1").complete(messages)
+            interaction, messages = "stage1", stage1_messages(package, case_id=package.instance_id)
         elif case.setting == "oracle_reading":
+            interaction = "oracle_reading"
             messages = payload_messages(package, package.instance_id, public_record(package))
-            _interaction(context, "oracle_reading").complete(messages)
         else:
-            _interaction(context, "stage2").complete(stage2_messages(package, case_id=package.instance_id))
-
-    def _evaluate(
-        self, case: Case, context: CaseContext, package: packages.Package, oracle: Callable[[], str]
-    ) -> Verdict:
-        if case.setting in ("stage1", "two_stage"):
-            messages = stage1_messages(package, case_id=package.instance_id)
-            verdict = self._answer(package, _interaction(context, "stage1"), messages, oracle)
-            if case.setting == "two_stage" and not verdict.passed:
-                check = _stage2(package, _interaction(context, "stage2"))
-                verdict.extra["stage2"] = check.as_record()
-                verdict.extra["attribution"] = ATTRIBUTION_OF_STAGE2[check.status]
-            return verdict
-        if case.setting == "oracle_reading":
-            messages = payload_messages(package, package.instance_id, public_record(package))
-            return self._answer(package, _interaction(context, "oracle_reading"), messages, oracle)
-        check = _stage2(package, _interaction(context, "stage2"))
-        if check.status != "matched" or check.structured_instance is None:
-            reason = "; ".join(check.differences[:5]) if check.differences else check.detail
-            detail = f"the Stage-2 extraction is {check.status} ({reason})"
-            raise NotEvaluable(detail, {"stage2": check.as_record()})
-        messages = payload_messages(package, package.instance_id, check.structured_instance)
-        verdict = self._answer(package, _interaction(context, "verified_extraction"), messages, oracle)
-        verdict.extra["stage2"] = check.as_record()
-        return verdict
-
-    def _answer(
-        self,
-        package: packages.Package,
-        context: CaseContext,
-        messages: Sequence[Message],
-        reference: Callable[[], str],
-    ) -> Verdict:
-        return _answer(package, context, messages, reference, self.scoring)
+            interaction, messages = "stage2", stage2_messages(package, case_id=package.instance_id)
+        return case_request(dataclasses.replace(case, setting=interaction), messages, max_tokens)
 
 
-def _answer(
-    package: packages.Package,
+#: The interaction whose reply is the case's Stage-1 contract answer, by setting.
+ANSWER_INTERACTION: dict[str, str] = {
+    "stage1": "stage1",
+    "two_stage": "stage1",
+    "oracle_reading": "oracle_reading",
+    "verified_extraction": "verified_extraction",
+}
+
+
+def _ask_answer(
     context: CaseContext,
     messages: Sequence[Message],
     reference: Callable[[], str],
-    scoring: str,
-) -> Verdict:
-    """Ask for a Stage-1 contract answer, run it and score it; a failure gets its Table-9 class."""
+    interaction: str,
+    attempt: Attempt,
+) -> None:
+    """Ask for a Stage-1 contract answer and run its ``solve()`` in the sandbox."""
     completion = context.complete(messages, reference=reference)
+    attempt.replies[interaction] = Reply(completion.text, completion.truncated)
     parsed = parse_stage1(completion.text)
-    notes = {"parse_notes": list(parsed.notes), "truncated": completion.truncated}
-    value: dict[str, Any] | None = None
     if parsed.code is None:
-        cut = " (the reply was cut off by the output limit)" if completion.truncated else ""
+        return
+    execution = context.sandbox.run_solve(parsed.code, context.limits)
+    if execution.outcome is Outcome.SANDBOX_ERROR:
+        raise InfrastructureError("sandbox_error", execution.error)
+    attempt.artifacts[SOLVE_FILE] = parsed.code
+    attempt.executions[SOLVE_FILE] = Execution.of(execution)
+
+
+SOLVE_FILE = "solve.py"
+
+
+def _score_answer(package: packages.Package, attempt: Attempt, interaction: str) -> Verdict:
+    """Score a Stage-1 contract answer from its reply and its run; a failure gets its Table-9 class."""
+    reply = attempt.replies[interaction]
+    parsed = parse_stage1(reply.text)
+    notes = {"parse_notes": list(parsed.notes), "truncated": reply.truncated}
+    value: dict[str, Any] | None = None
+    run = attempt.executions.get(SOLVE_FILE)
+    if parsed.code is None or run is None:
+        cut = " (the reply was cut off by the output limit)" if reply.truncated else ""
         verdict = Verdict.fail("response_contract", f"{parsed.violation}{cut}", extra=notes)
     else:
-        execution = context.sandbox.run_solve(parsed.code, context.limits)
-        if execution.outcome is Outcome.SANDBOX_ERROR:
-            raise InfrastructureError("sandbox_error", execution.error)
+        execution = run.result()
         verdict = score_execution(
             execution,
             subcategory=package.subcategory,
             instance=package.instance_data,
             solution_ref=package.solution_ref,
-            objective_only=context.objective_only,
-            scoring=scoring,
+            objective_only=bool(attempt.data["objective_only"]),
+            scoring=str(attempt.data["scoring"]),
         )
         verdict.extra.update(notes)
-        verdict.artifact = {"solve.py": parsed.code}
+        verdict.artifact = {SOLVE_FILE: attempt.artifacts[SOLVE_FILE]}
         verdict.output = {"stdout": execution.stdout, "stderr": execution.stderr}
         value = execution.value
     if not verdict.passed:
@@ -339,7 +368,7 @@ def _answer(
     return verdict
 
 
-def _stage2(package: packages.Package, context: CaseContext) -> Stage2Check:
+def _ask_stage2(package: packages.Package, context: CaseContext, attempt: Attempt) -> None:
     """The Stage-2 follow-up; an endpoint fault leaves it unresolved ("interrupted") rather than
     losing the Stage-1 verdict it diagnoses."""
     try:
@@ -347,8 +376,24 @@ def _stage2(package: packages.Package, context: CaseContext) -> Stage2Check:
             stage2_messages(package, case_id=package.instance_id), reference=lambda: stage2_reference(package)
         )
     except AdapterError as exc:
-        return interrupted(f"{exc.kind}: {exc}")
-    return check_stage2(completion.text, package, truncated=completion.truncated)
+        attempt.replies["stage2"] = Reply("", error=f"{exc.kind}: {exc}")
+        return
+    attempt.replies["stage2"] = Reply(completion.text, completion.truncated)
+
+
+def _stage2_check(package: packages.Package, reply: Reply) -> Stage2Check:
+    if reply.error is not None:
+        return interrupted(reply.error)
+    return check_stage2(reply.text, package, truncated=reply.truncated)
+
+
+def _not_evaluable(check: Stage2Check | None) -> NotEvaluable:
+    """A verified-extraction case whose extraction did not match: skipped, never a failure."""
+    if check is None:
+        return NotEvaluable("the Stage-2 extraction was not asked")
+    reason = "; ".join(check.differences[:5]) if check.differences else check.detail
+    detail = f"the Stage-2 extraction is {check.status} ({reason})"
+    return NotEvaluable(detail, {"stage2": check.as_record()})
 
 
 SUITE = MMOptSuite()

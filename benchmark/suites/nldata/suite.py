@@ -21,11 +21,12 @@ from typing import Any
 
 import pytest
 
-from adapters.base import AdapterError
+from adapters.base import AdapterError, CompletionRequest
+from benchmark.attempt import Attempt, scored_while_solving, verdict_reached
 from benchmark.cases import Case, InstanceRef
 from benchmark.categories import ExecutionCategory
 from benchmark.reporting.render import Table
-from benchmark.suites.base import CaseContext, Grouping
+from benchmark.suites.base import CaseContext, Grouping, SuiteDefaults, case_request
 from benchmark.suites.nldata import backends, commands, dataset, reporting
 from benchmark.suites.nldata.backends import BackendChoice
 from benchmark.suites.nldata.entities import declarations, entity_counts
@@ -44,7 +45,7 @@ from benchmark.verdict import Verdict
 _FIXTURES = Path(__file__).resolve().parents[3] / "fixtures" / "nldata"
 
 
-class NLDataSuite:
+class NLDataSuite(SuiteDefaults):
     name = "nldata"
     settings: tuple[str, ...] = SETTINGS
     default_setting = "nl_data"
@@ -129,7 +130,20 @@ class NLDataSuite:
             "error": None if score is not None else "the judge's reply has no SCORE: 0-10 line",
         }
 
-    def evaluate(self, case: Case, context: CaseContext) -> Verdict:
+    def solve(self, case: Case, context: CaseContext) -> Attempt:
+        """Solving and scoring are not apart yet here: the verdict is reached while solving."""
+        return scored_while_solving(self._evaluate(case, context))
+
+    def score(self, case: Case, attempt: Attempt) -> Verdict:
+        return verdict_reached(attempt)
+
+    def first_request(self, case: Case, max_tokens: int) -> CompletionRequest | None:
+        """The task request :meth:`solve` sends first."""
+        if case.setting not in self.settings:
+            return None
+        return case_request(case, task_messages(dataset.load_task(case.instance, case.setting)), max_tokens)
+
+    def _evaluate(self, case: Case, context: CaseContext) -> Verdict:
         if case.setting not in self.settings:
             raise ValueError(
                 f"nldata has no setting {case.setting!r}; choose from {', '.join(self.settings)}"

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from adapters.base import Completion, CompletionRequest, Decoding, OracleUnavailable, ToolSpec
+from benchmark.cases import Case
 from benchmark.messages import ImagePart, Message, TextPart
 from benchmark.sandbox import Sandbox
 from benchmark.suites.base import CaseContext
@@ -137,6 +138,31 @@ def _bounded(text: str, limit: int = _LOG_CHARS) -> str:
     )
 
 
+def first_messages(task: Task) -> list[Message]:
+    """What the agent is shown first: the system prompt, the instruction and the task's figures."""
+    first: list[TextPart | ImagePart] = [TextPart(task.instruction)]
+    for figure in (ImagePart.from_file(path) for path in task.figures()):
+        first += [TextPart(f"\n[figure data/figures/{figure.name}]\n"), figure]
+    return [Message.text("system", system_prompt(task)), Message("user", tuple(first))]
+
+
+def turn_request(
+    case: Case,
+    messages: Sequence[Message],
+    number: int,
+    max_tokens: int,
+    reference: Callable[[], str] | None = None,
+) -> CompletionRequest:
+    """The request of the agent's turn ``number`` (keyed ``<case>/turn<N>``), tools offered."""
+    return CompletionRequest(
+        case_key=f"{case.key}/turn{number}",
+        messages=tuple(messages),
+        decoding=Decoding(temperature=case.temperature, max_tokens=max_tokens, sample_index=case.sample),
+        reference=reference,
+        tools=TOOL_SPECS,
+    )
+
+
 def run_episode(
     task: Task,
     context: CaseContext,
@@ -148,11 +174,7 @@ def run_episode(
     workspace = Workspace(task.workspace_files())
     sandbox, sandbox_note = episode_sandbox(context.sandbox, task.root)
     episode = Episode(workspace=workspace, sandbox_note=sandbox_note)
-    figures = [ImagePart.from_file(path) for path in task.figures()]
-    first: list[TextPart | ImagePart] = [TextPart(task.instruction)]
-    for figure in figures:
-        first += [TextPart(f"\n[figure data/figures/{figure.name}]\n"), figure]
-    messages: list[Message] = [Message.text("system", system_prompt(task)), Message("user", tuple(first))]
+    messages = first_messages(task)
     images_dir = Path(tempfile.mkdtemp(prefix="tbmath-images-"))
     start = clock()
     tokens = 0
@@ -240,15 +262,7 @@ def _ask(
         asked.append(True)
         return oracle_turn(number)
 
-    request = CompletionRequest(
-        case_key=f"{case.key}/turn{number}",
-        messages=tuple(messages),
-        decoding=Decoding(
-            temperature=case.temperature, max_tokens=context.max_tokens, sample_index=case.sample
-        ),
-        reference=reference,
-        tools=TOOL_SPECS,
-    )
+    request = turn_request(case, messages, number, context.max_tokens, reference)
     completion = context.adapter.complete(request)
     context.accounting.add(completion)
     if completion.model_id not in context.model_ids:

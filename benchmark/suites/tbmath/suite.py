@@ -28,14 +28,15 @@ from typing import Any
 import pytest
 
 from adapters.artifacts import PREFIX as ARTIFACTS_PREFIX
-from adapters.base import OracleUnavailable
+from adapters.base import CompletionRequest, OracleUnavailable
+from benchmark.attempt import Attempt, scored_while_solving, verdict_reached
 from benchmark.cases import Case, InstanceRef
 from benchmark.categories import ExecutionCategory
 from benchmark.records import RESULTS_FILE, latest_by_case, read_records
 from benchmark.reporting.render import Table
-from benchmark.suites.base import EXECUTION_CATEGORIES, CaseContext, Grouping
+from benchmark.suites.base import EXECUTION_CATEGORIES, CaseContext, Grouping, SuiteDefaults
 from benchmark.suites.tbmath import generation, pass_rule, reporting, tasks
-from benchmark.suites.tbmath.agent import AgentLimits, run_episode
+from benchmark.suites.tbmath.agent import AgentLimits, first_messages, run_episode, turn_request
 from benchmark.suites.tbmath.certificates import certify, lean_source
 from benchmark.suites.tbmath.feasibility import CheckError, run_gate
 from benchmark.suites.tbmath.official_verifier import OfficialResult, run_official
@@ -89,7 +90,7 @@ def _marker(text: str) -> str:
     return re.sub(r"\W", "_", text).strip("_").lower() or "unlabelled"
 
 
-class TbMathSuite:
+class TbMathSuite(SuiteDefaults):
     name = SUITE_NAME
     settings: tuple[str, ...] = ("agent",)
     default_setting = "agent"
@@ -279,7 +280,20 @@ class TbMathSuite:
                 return candidate.read_bytes()
         return None
 
-    def evaluate(self, case: Case, context: CaseContext) -> Verdict:
+    def solve(self, case: Case, context: CaseContext) -> Attempt:
+        """Solving and scoring are not apart yet here: the verdict is reached while solving."""
+        return scored_while_solving(self._evaluate(case, context))
+
+    def score(self, case: Case, attempt: Attempt) -> Verdict:
+        return verdict_reached(attempt)
+
+    def first_request(self, case: Case, max_tokens: int) -> CompletionRequest | None:
+        """The agent's first turn as :meth:`solve` sends it; none when answers are read from files."""
+        if self.artifacts_dir is not None or case.setting not in self.settings:
+            return None
+        return turn_request(case, first_messages(tasks.load_task(case.instance.location)), 0, max_tokens)
+
+    def _evaluate(self, case: Case, context: CaseContext) -> Verdict:
         if case.setting not in self.settings:
             raise ValueError(
                 f"tbmath has no setting {case.setting!r}; choose from {', '.join(self.settings)}"
