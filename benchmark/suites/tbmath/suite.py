@@ -17,6 +17,7 @@ release that ships one), then a reply without tool calls.
 from __future__ import annotations
 
 import argparse
+import base64
 import dataclasses
 import hashlib
 import json
@@ -29,7 +30,7 @@ import pytest
 
 from adapters.artifacts import PREFIX as ARTIFACTS_PREFIX
 from adapters.base import CompletionRequest, OracleUnavailable
-from benchmark.attempt import Attempt, scored_while_solving, verdict_reached
+from benchmark.attempt import Attempt
 from benchmark.cases import Case, InstanceRef
 from benchmark.categories import ExecutionCategory
 from benchmark.records import RESULTS_FILE, latest_by_case, read_records
@@ -39,7 +40,7 @@ from benchmark.suites.tbmath import generation, pass_rule, reporting, tasks
 from benchmark.suites.tbmath.agent import AgentLimits, first_messages, run_episode, turn_request
 from benchmark.suites.tbmath.certificates import certify, lean_source
 from benchmark.suites.tbmath.feasibility import CheckError, run_gate
-from benchmark.suites.tbmath.official_verifier import OfficialResult, run_official
+from benchmark.suites.tbmath.official_verifier import run_official
 from benchmark.suites.tbmath.sandboxes import agent_sandbox, environment_differences
 from benchmark.suites.tbmath.scoring import (
     multi_bo,
@@ -281,19 +282,10 @@ class TbMathSuite(SuiteDefaults):
         return None
 
     def solve(self, case: Case, context: CaseContext) -> Attempt:
-        """Solving and scoring are not apart yet here: the verdict is reached while solving."""
-        return scored_while_solving(self._evaluate(case, context))
-
-    def score(self, case: Case, attempt: Attempt) -> Verdict:
-        return verdict_reached(attempt)
-
-    def first_request(self, case: Case, max_tokens: int) -> CompletionRequest | None:
-        """The agent's first turn as :meth:`solve` sends it; none when answers are read from files."""
-        if self.artifacts_dir is not None or case.setting not in self.settings:
-            return None
-        return turn_request(case, first_messages(tasks.load_task(case.instance.location)), 0, max_tokens)
-
-    def _evaluate(self, case: Case, context: CaseContext) -> Verdict:
+        """The agent's episode (or the answer file), the artifact it left at the task's path and,
+        under ``--scoring=official``, the task's verifier's run on it: the attempt's ``data`` holds
+        the episode's transcript (``agent``), the artifact's bytes (``artifact_base64``) and the
+        run's choices that scoring reads (scoring mode, pass mark, this task's baseline scores)."""
         if case.setting not in self.settings:
             raise ValueError(
                 f"tbmath has no setting {case.setting!r}; choose from {', '.join(self.settings)}"
@@ -302,19 +294,16 @@ class TbMathSuite(SuiteDefaults):
         limits = self.limits
         if self.wall_from_task and task.timeouts.agent_s is not None:
             limits = dataclasses.replace(limits, wall_s=task.timeouts.agent_s)
-        extra: dict[str, Any] = {
-            "artifact_path": task.artifact_path,
-            "literature_split": task.literature_split,
+        data: dict[str, Any] = {
             "agent_limits": limits.as_dict(),
             "scoring": self.scoring,
-            "task_flags": task_flags(task),
+            "pass_at": self.pass_at,
+            "baseline_given": self.baseline is not None,
+            "baseline": None if self.baseline is None else self.baseline.get(task.task_id),
         }
-        if task.config_format != "oriented":
-            # a release config: each metric as declared, with where its orientation came from
-            extra["declared_metrics"] = [m.as_record() for m in task.declared_metrics]
         if self.artifacts_dir is not None:
             raw = self._external_artifact(task)
-            extra["source"] = f"--artifacts {self.artifacts_dir}"
+            data["source"] = f"--artifacts {self.artifacts_dir}"
         else:
 
             def oracle_turn(number: int) -> str:
@@ -323,41 +312,78 @@ class TbMathSuite(SuiteDefaults):
                 return "The artifact is written."
 
             episode = run_episode(task, context, limits, oracle_turn=oracle_turn)
-            extra["agent"] = episode.as_record()
+            data["agent"] = episode.as_record()
             assert episode.workspace is not None
             raw = episode.workspace.read(task.artifact_path)
-            extra["source"] = "agent"
+            data["source"] = "agent"
+        data["artifact_base64"] = None if raw is None else base64.b64encode(raw).decode("ascii")
         if self.scoring == "official":
             sandbox, _note = agent_sandbox(context.sandbox)
-            return official_verdict(task, raw, run_official(task, raw, sandbox), extra, self.pass_at)
-        return score_artifact(task, raw, extra, self.baseline, self.pass_at)
+            data["official"] = run_official(task, raw, sandbox).as_record()
+        return Attempt(data=data)
+
+    def score(self, case: Case, attempt: Attempt) -> Verdict:
+        """The metric panel, gate and certificate (or the official verifier's reward) of the
+        attempt's artifact."""
+        task = tasks.load_task(case.instance.location)
+        data = attempt.data
+        extra: dict[str, Any] = {
+            "artifact_path": task.artifact_path,
+            "literature_split": task.literature_split,
+            "agent_limits": data["agent_limits"],
+            "scoring": data["scoring"],
+            "task_flags": task_flags(task),
+        }
+        if task.config_format != "oriented":
+            # a release config: each metric as declared, with where its orientation came from
+            extra["declared_metrics"] = [m.as_record() for m in task.declared_metrics]
+        if "agent" in data:
+            extra["agent"] = data["agent"]
+        extra["source"] = data["source"]
+        encoded = data["artifact_base64"]
+        raw = None if encoded is None else base64.b64decode(encoded)
+        pass_at = float(data["pass_at"])
+        if data["scoring"] == "official":
+            return official_verdict(task, raw, data["official"], extra, pass_at)
+        baseline = None
+        if data["baseline_given"]:
+            baseline = {} if data["baseline"] is None else {task.task_id: data["baseline"]}
+        return score_artifact(task, raw, extra, baseline, pass_at)
+
+    def first_request(self, case: Case, max_tokens: int) -> CompletionRequest | None:
+        """The agent's first turn as :meth:`solve` sends it; none when answers are read from files."""
+        if self.artifacts_dir is not None or case.setting not in self.settings:
+            return None
+        return turn_request(case, first_messages(tasks.load_task(case.instance.location)), 0, max_tokens)
 
 
 def official_verdict(
-    task: tasks.Task, raw: bytes | None, result: OfficialResult, extra: dict[str, Any], pass_at: float
+    task: tasks.Task, raw: bytes | None, result: Mapping[str, Any], extra: dict[str, Any], pass_at: float
 ) -> Verdict:
-    """The case's verdict under ``--scoring=official``: the task's verifier's reward is the score;
-    a failed structural check is an output-format failure, a reward below ``pass_at`` a wrong one."""
-    extra["official"] = result.as_record()
+    """The case's verdict under ``--scoring=official`` from the verifier's result (its
+    ``OfficialResult.as_record``): the reward is the score; a failed structural check is an
+    output-format failure, a reward below ``pass_at`` a wrong one."""
+    extra["official"] = dict(result)
+    reward, checks_passed = float(result["reward"]), bool(result["checks_passed"])
     common: dict[str, Any] = {
         "artifact": {} if raw is None else {task.artifact_path: raw.decode("utf-8", "replace")},
-        "valid_code": raw is not None and result.checks_passed,
+        "valid_code": raw is not None and checks_passed,
         "expected_objective": 1.0,
-        "returned_objective": result.reward,
-        "scores": {"official_reward": result.reward},
+        "returned_objective": reward,
+        "scores": {"official_reward": reward},
         "extra": extra,
     }
     if raw is None:
         return Verdict.fail(
             ExecutionCategory.RESPONSE_CONTRACT, f"no artifact at {task.artifact_path}", **common
         )
-    if not result.checks_passed:
-        failed = [c["name"] for c in result.checks if c["status"] != "passed"]
+    if not checks_passed:
+        failed = [c["name"] for c in result["checks"] if c["status"] != "passed"]
         detail = f"{tasks.OFFICIAL_CHECKS} failed: {', '.join(failed) or 'see the verifier output'}"
         return Verdict.fail(ExecutionCategory.OUTPUT_FORMAT, detail, **common)
-    if result.reward >= pass_at:
+    if reward >= pass_at:
         return Verdict(passed=True, **common)
-    return Verdict.fail("wrong_objective", f"official reward {result.reward:.6g} < {pass_at:g}", **common)
+    return Verdict.fail("wrong_objective", f"official reward {reward:.6g} < {pass_at:g}", **common)
 
 
 def task_flags(task: tasks.Task) -> dict[str, Any]:
