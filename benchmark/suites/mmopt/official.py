@@ -1,7 +1,7 @@
 """The official release's scoring rules, per subcategory, and the two scoring modes.
 
 Each subcategory folder may hold an ``official.py`` module, declared as its subcategory's
-``official`` (typed :class:`~benchmark.suites.mmopt.generation.contracts.OfficialRules`), that reads
+``official`` (typed :class:`~benchmark.suites.mmopt.subcategories.base.OfficialRules`), that reads
 the official release's ``instance_data.json`` schema and checks a returned answer as the official
 scorer does. It exposes:
 
@@ -20,33 +20,13 @@ project's stricter checks, listed per subcategory in the README.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from benchmark.suites.mmopt.subcategories import get_subcategory
-from benchmark.suites.mmopt.subcategories.base import SolutionCheck
-
-if TYPE_CHECKING:
-    from benchmark.suites.mmopt.generation.contracts import OfficialRules
+from benchmark.suites.mmopt.subcategories.base import OfficialCheck, OfficialRules, SolutionCheck
 
 SCORING_MODES: tuple[str, ...] = ("strict", "official")
 DEFAULT_SCORING = "strict"
-
-
-@dataclass(frozen=True)
-class OfficialCheck:
-    """One answer checked under the official rules.
-
-    ``objective`` is what the official scorer compares with the optimum (the reported objective
-    when one is readable, else the recomputed one); ``computed`` is recomputed from the decisions
-    alone. ``problems`` make the answer infeasible in both modes; ``strict_problems`` are the
-    project's deliberate additions and count only in ``strict`` mode."""
-
-    feasible: bool
-    objective: float | None
-    computed: float | None
-    problems: tuple[str, ...] = ()
-    strict_problems: tuple[str, ...] = ()
 
 
 def make_check(

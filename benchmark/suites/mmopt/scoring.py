@@ -34,10 +34,10 @@ from typing import Any
 from benchmark.sandbox import ExecutionResult, Outcome
 from benchmark.suites.mmopt import official_objective, tolerances
 from benchmark.suites.mmopt.feasibility import is_feasibility_type, score_feasibility
-from benchmark.suites.mmopt.official import DEFAULT_SCORING, OfficialCheck, official_schema
+from benchmark.suites.mmopt.official import DEFAULT_SCORING, official_schema
 from benchmark.suites.mmopt.package import REFERENCE_OBJECTIVE_KEYS
 from benchmark.suites.mmopt.subcategories import get_subcategory
-from benchmark.suites.mmopt.subcategories.base import SolutionCheck, Subcategory
+from benchmark.suites.mmopt.subcategories.base import OfficialCheck, SolutionCheck, Subcategory
 from benchmark.verdict import Verdict
 
 DEFAULT_TOLERANCE = tolerances.DEFAULT_OBJECTIVE

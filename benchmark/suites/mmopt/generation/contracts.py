@@ -7,16 +7,18 @@ mistyped function by name (``Argument "templates" ... "describe" has incompatibl
 :func:`~benchmark.suites.mmopt.subcategories.base.missing_members` repeats that check at
 registration for a folder the checker never saw.
 
-Parameters are positional-only, so a module may name them as it likes. The optional parts (the
-official release's rules, the official reading of an answer, the known-cause planting, the
-Stage-2 public record) are protocols or callables of their own; a folder that has one declares it,
-and the caller has the default for the others.
+Parameters are positional-only, so a module may name them as it likes. The optional parts are
+protocols or callables of their own: the known-cause planting and the Stage-2 public record here,
+the official release's rules and its reading of an answer in
+:mod:`benchmark.suites.mmopt.subcategories.base` (the scorer's side, which must not import the
+generation package); a folder that has one declares it, and the caller has the default for the
+others.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
 from benchmark.suites.mmopt.subcategories.base import SolutionCheck
@@ -29,7 +31,6 @@ if TYPE_CHECKING:
         RenderedVisual,
         VerifiedRecord,
     )
-    from benchmark.suites.mmopt.official import OfficialCheck
     from benchmark.suites.mmopt.package import Package
 
 
@@ -84,32 +85,6 @@ class ValidatorModule(Protocol):
     def check_solution(
         self, instance: Mapping[str, Any], solution: Mapping[str, Any], /
     ) -> SolutionCheck: ...
-
-
-#: How ``--scoring=official`` narrows an answer to the fields the release's scorer reads (workforce
-#: planning: one roster source, no reported counts); a subcategory without one reads it whole.
-OfficialAnswer = Callable[[Mapping[str, Any]], Mapping[str, Any]]
-#: What the release's scorer rejects in an answer the validator accepts (``--scoring=official``
-#: only); a subcategory without one adds nothing.
-OfficialProblems = Callable[[Mapping[str, Any], Mapping[str, Any]], list[str]]
-
-
-class OfficialRules(Protocol):
-    """The official release's scoring rules on its ``instance_data.json`` schema
-    (:mod:`benchmark.suites.mmopt.official`).
-
-    ``REFERENCE_KEYS``: where the verified optimum is read in ``solution_ref.json``, in order;
-    ``OPTIONAL_KEYS``: instance keys the check may look up that an official instance may lack."""
-
-    REFERENCE_KEYS: tuple[str, ...]
-    OPTIONAL_KEYS: frozenset[str]
-
-    def reads(self, instance: Mapping[str, Any], /) -> bool:
-        """Whether ``instance`` is in this schema (the scorer's choice between the rules and the
-        validator, :meth:`ModularSubcategory.rules_for`)."""
-        ...
-
-    def check(self, output: Any, instance: Mapping[str, Any], tolerance: float, /) -> OfficialCheck: ...
 
 
 class PlantingModule(Protocol):

@@ -20,9 +20,6 @@ from typing import Any
 
 from benchmark.suites.mmopt.generation.contracts import (
     GeneratorModule,
-    OfficialAnswer,
-    OfficialProblems,
-    OfficialRules,
     RendererModule,
     TemplatesModule,
     ValidatorModule,
@@ -34,7 +31,13 @@ from benchmark.suites.mmopt.generation.protocol import (
     RenderedVisual,
     VerifiedRecord,
 )
-from benchmark.suites.mmopt.subcategories.base import SolutionCheck, missing_members
+from benchmark.suites.mmopt.subcategories.base import (
+    OfficialAnswer,
+    OfficialProblems,
+    OfficialRules,
+    SolutionCheck,
+    missing_members,
+)
 
 
 @dataclass(frozen=True)

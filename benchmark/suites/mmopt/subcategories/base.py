@@ -10,12 +10,9 @@ the folder needs to change to add one.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
-
-if TYPE_CHECKING:
-    from benchmark.suites.mmopt.generation.contracts import OfficialAnswer, OfficialProblems, OfficialRules
+from typing import Any, Protocol, runtime_checkable
 
 DIFFICULTIES: tuple[str, ...] = ("easy", "medium", "hard")
 DIFFICULTY_LETTER: dict[str, str] = {"easy": "e", "medium": "m", "hard": "h"}
@@ -33,6 +30,48 @@ class SolutionCheck:
     feasible: bool
     objective: float | None
     problems: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class OfficialCheck:
+    """One answer checked under the official rules.
+
+    ``objective`` is what the official scorer compares with the optimum (the reported objective
+    when one is readable, else the recomputed one); ``computed`` is recomputed from the decisions
+    alone. ``problems`` make the answer infeasible in both modes; ``strict_problems`` are the
+    project's deliberate additions and count only in ``strict`` mode."""
+
+    feasible: bool
+    objective: float | None
+    computed: float | None
+    problems: tuple[str, ...] = ()
+    strict_problems: tuple[str, ...] = ()
+
+
+#: How ``--scoring=official`` narrows an answer to the fields the release's scorer reads (workforce
+#: planning: one roster source, no reported counts); a subcategory without one reads it whole.
+OfficialAnswer = Callable[[Mapping[str, Any]], Mapping[str, Any]]
+#: What the release's scorer rejects in an answer the validator accepts (``--scoring=official``
+#: only); a subcategory without one adds nothing.
+OfficialProblems = Callable[[Mapping[str, Any], Mapping[str, Any]], list[str]]
+
+
+class OfficialRules(Protocol):
+    """The official release's scoring rules on its ``instance_data.json`` schema
+    (:mod:`benchmark.suites.mmopt.official`).
+
+    ``REFERENCE_KEYS``: where the verified optimum is read in ``solution_ref.json``, in order;
+    ``OPTIONAL_KEYS``: instance keys the check may look up that an official instance may lack."""
+
+    REFERENCE_KEYS: tuple[str, ...]
+    OPTIONAL_KEYS: frozenset[str]
+
+    def reads(self, instance: Mapping[str, Any], /) -> bool:
+        """Whether ``instance`` is in this schema (the scorer's choice between the rules and the
+        validator, :meth:`ModularSubcategory.rules_for`)."""
+        ...
+
+    def check(self, output: Any, instance: Mapping[str, Any], tolerance: float, /) -> OfficialCheck: ...
 
 
 @runtime_checkable

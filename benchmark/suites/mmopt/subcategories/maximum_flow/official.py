@@ -13,7 +13,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from benchmark.suites.mmopt import official_answers as read
-from benchmark.suites.mmopt.official import OfficialCheck, infeasible
+from benchmark.suites.mmopt.official import infeasible
+from benchmark.suites.mmopt.subcategories.base import OfficialCheck
 
 REFERENCE_KEYS: tuple[str, ...] = ("max_flow_value", "objective_value")
 FLOW_VALUE_KEYS: tuple[str, ...] = (

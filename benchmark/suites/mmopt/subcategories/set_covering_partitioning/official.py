@@ -17,7 +17,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from benchmark.suites.mmopt import official_answers as read
-from benchmark.suites.mmopt.official import OfficialCheck, infeasible, make_check
+from benchmark.suites.mmopt.official import infeasible, make_check
+from benchmark.suites.mmopt.subcategories.base import OfficialCheck
 
 REFERENCE_KEYS: tuple[str, ...] = ("objective_exact", "objective_value")
 OBJECTIVE_KEYS: tuple[str, ...] = (
