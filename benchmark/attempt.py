@@ -8,19 +8,18 @@ attempt alone, so ``python -m benchmark rescore RUN_DIR`` can score a run's stor
 today's scoring code in seconds.
 
 The attempt travels in the case record (``record["attempt"]``) as plain JSON: :meth:`Attempt.as_record`
-and :meth:`Attempt.from_record` are inverse, and every field holds JSON values only.
+and :meth:`Attempt.from_record` are inverse, and every field holds JSON values only. A reply whose
+text is the response of one of the record's model calls (``turns``) is kept as that call's number,
+not a second copy: a reply can be megabytes, and the record already holds it once.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from benchmark.sandbox import ExecutionResult, Outcome, SandboxKind
-from benchmark.verdict import Verdict
-
-#: ``data`` key of an attempt whose suite still scores while it solves (see :func:`scored_while_solving`).
-SCORED_WHILE_SOLVING = "scored_while_solving"
 
 
 @dataclass(frozen=True)
@@ -84,41 +83,37 @@ class Attempt:
     artifacts: dict[str, str] = field(default_factory=dict)
     executions: dict[str, Execution] = field(default_factory=dict)
     data: dict[str, Any] = field(default_factory=dict)
-    verdict: Verdict | None = field(default=None, compare=False)
-    """The verdict a suite that has not split solving from scoring reached while solving; not
-    kept in the record (the record holds it already), so such an attempt cannot be rescored."""
 
-    def as_record(self) -> dict[str, Any]:
+    def as_record(self, responses: Sequence[str] = ()) -> dict[str, Any]:
+        """The attempt as JSON; a reply whose text is one of ``responses`` (the record's turns, in
+        order) is written as ``{"turn": index}`` instead of its text."""
+        replies: dict[str, dict[str, Any]] = {}
+        for name, reply in self.replies.items():
+            fields = dict(vars(reply))
+            if reply.text and reply.text in responses:
+                del fields["text"]
+                fields["turn"] = responses.index(reply.text)
+            replies[name] = fields
         return {
-            "replies": {name: vars(reply) for name, reply in self.replies.items()},
+            "replies": replies,
             "artifacts": dict(self.artifacts),
             "executions": {name: vars(run) for name, run in self.executions.items()},
             "data": dict(self.data),
         }
 
-    @property
-    def rescorable(self) -> bool:
-        """Whether ``score`` can judge this attempt again from its record alone."""
-        return not self.data.get(SCORED_WHILE_SOLVING)
-
     @classmethod
-    def from_record(cls, record: dict[str, Any]) -> Attempt:
+    def from_record(cls, record: Mapping[str, Any], responses: Sequence[str] = ()) -> Attempt:
+        """The attempt :meth:`as_record` wrote, with the same ``responses``."""
+
+        def reply(fields: Mapping[str, Any]) -> Reply:
+            if "turn" in fields:
+                rest = {k: v for k, v in fields.items() if k != "turn"}
+                return Reply(text=responses[int(fields["turn"])], **rest)
+            return Reply(**fields)
+
         return cls(
-            replies={name: Reply(**reply) for name, reply in (record.get("replies") or {}).items()},
+            replies={name: reply(fields) for name, fields in (record.get("replies") or {}).items()},
             artifacts=dict(record.get("artifacts") or {}),
             executions={name: Execution(**run) for name, run in (record.get("executions") or {}).items()},
             data=dict(record.get("data") or {}),
         )
-
-
-def scored_while_solving(verdict: Verdict) -> Attempt:
-    """The attempt of a suite whose evaluation still scores as it solves (its ``score`` gives
-    :attr:`Attempt.verdict` back); ``rescore`` re-runs such a run's cases instead."""
-    return Attempt(data={SCORED_WHILE_SOLVING: True}, verdict=verdict)
-
-
-def verdict_reached(attempt: Attempt) -> Verdict:
-    """The verdict of a :func:`scored_while_solving` attempt."""
-    if attempt.verdict is None:
-        raise ValueError("this attempt was scored while solving and keeps no verdict to give back")
-    return attempt.verdict

@@ -7,21 +7,15 @@ rescored records to ``RUN_DIR/rescore/results.jsonl`` and compares the verdict f
 scored case. A difference means the scoring changed (a new harness version, a fixed validator) or
 is not deterministic; either way it is listed, case by case.
 
-A run whose records keep no attempt that ``score`` can judge (records written before attempts were
-kept, or a suite that still scores while it solves: see
-:func:`benchmark.attempt.scored_while_solving`) is rescored as before: every record keeps the raw
-response of each model call under the call's request key, so the log is written out as one replay
-file and the run's own first command line runs again against it (the real sandbox, the same
-dataset and settings; no model, no response cache) into ``RUN_DIR/rescore/run/``.
+A run written before records kept their attempt is refused with that reason: its cases must be
+run again (``--model=replay:FILE`` answers them with the recorded responses).
 """
 
 from __future__ import annotations
 
 import json
-import os
-import subprocess
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -48,55 +42,6 @@ VERDICT_FIELDS: tuple[str, ...] = (
     "recomputed_objective",
     "scores",
 )
-#: Options of the original command line that rescoring replaces or must not repeat.
-_VALUE_OPTIONS_DROPPED = (
-    "--model", "--report-dir", "--record", "--gate", "--gate-allow-unscored", "--cache", "--cache-dir",
-    "--max-cost", "--models-file",
-)  # fmt: skip
-_FLAGS_DROPPED = ("--resume", "--offline")
-_REPO = Path(__file__).resolve().parents[1]
-
-
-def write_turns_replay(records: Sequence[Mapping[str, Any]], path: Path) -> int:
-    """Every turn of every record as a replay line keyed by its request key; returns the count."""
-    lines: dict[str, dict[str, Any]] = {}
-    for record in records:
-        for turn in record.get("turns") or ():
-            lines.setdefault(
-                str(turn["key"]),
-                {
-                    "case": turn["key"],
-                    "response": turn["response"],
-                    "finish_reason": turn.get("finish_reason"),
-                    "usage": turn.get("usage") or None,
-                },
-            )
-    path.write_text(
-        "".join(json.dumps(lines[k], sort_keys=True) + "\n" for k in sorted(lines)), encoding="utf-8"
-    )
-    return len(lines)
-
-
-def rescore_arguments(
-    original: Sequence[str], model_options: Sequence[str] = (), replay: Path | None = None
-) -> list[str]:
-    """The original pytest arguments without the model, the run folder and run-control options;
-    an option of ``model_options`` (another model the suite asks, e.g. a code modifier) is pointed
-    at ``replay``, the log's turns, like the model under test."""
-    kept: list[str] = []
-    index = 0
-    while index < len(original):
-        arg = original[index]
-        name = arg.split("=", 1)[0]
-        if name in _VALUE_OPTIONS_DROPPED or name in model_options:
-            index += 1 if "=" in arg else 2
-            if name in model_options and replay is not None:
-                kept.append(f"{name}=replay:{replay}")
-            continue
-        if arg not in _FLAGS_DROPPED:
-            kept.append(arg)
-        index += 1
-    return kept
 
 
 def compare(
@@ -116,11 +61,14 @@ def compare(
     return differences
 
 
-def rescorable(records: Sequence[Mapping[str, Any]]) -> bool:
-    """Whether every record keeps an attempt that ``score`` can judge again."""
-    return all(
-        isinstance(r.get("attempt"), dict) and Attempt.from_record(r["attempt"]).rescorable for r in records
-    )
+def record_responses(record: Mapping[str, Any]) -> list[str]:
+    """The responses of a record's model calls, in order (what its attempt's replies point to)."""
+    return [str(turn.get("response") or "") for turn in record.get("turns") or ()]
+
+
+def missing_attempts(records: Mapping[str, Mapping[str, Any]]) -> list[str]:
+    """The cases whose record keeps no attempt (written before records kept one)."""
+    return [key for key, record in records.items() if not isinstance(record.get("attempt"), dict)]
 
 
 def score_records(
@@ -137,7 +85,8 @@ def score_records(
         case = Case(instance, str(record["setting"]), int(record["sample"]), float(record["temperature"]))
         again = dict(record)
         try:
-            verdict = checked_verdict(suite, suite.score(case, Attempt.from_record(record["attempt"])))
+            attempt = Attempt.from_record(record["attempt"], record_responses(record))
+            verdict = checked_verdict(suite, suite.score(case, attempt))
             again.update(verdict_fields(verdict))
         except NotEvaluable as exc:
             again.update({"outcome": CaseOutcome.SKIPPED, "passed": False, "category": "not_evaluable",
@@ -157,55 +106,31 @@ def rescore(run_dir: Path) -> int:
     manifest = read_manifest(paths)
     latest = latest_by_case(read_records(paths.results))
     scored = {k: r for k, r in latest.items() if r.get("outcome") in FINISHED_OUTCOMES}
+    missing = missing_attempts(scored)
+    if missing:
+        print(
+            f"{paths.results}: {len(missing)} scored records keep no attempt (written before records "
+            f"kept one, e.g. {missing[0]}); run those cases again to rescore them",
+            file=sys.stderr,
+        )
+        return 2
+    suite = get_suite(str(manifest.get("suite") or ""))
+    dataset = Path(str((manifest.get("dataset") or {}).get("root") or suite.default_dataset()))
+    rescored = score_records(suite, dataset, scored)
     out = paths.root / "rescore"
     out.mkdir(exist_ok=True)
-    if scored and rescorable(list(scored.values())):
-        suite = get_suite(str(manifest.get("suite") or ""))
-        dataset = Path(str((manifest.get("dataset") or {}).get("root") or suite.default_dataset()))
-        rescored = score_records(suite, dataset, scored)
-        (out / "results.jsonl").unlink(missing_ok=True)
-        for key in sorted(rescored):
-            append_record(out / "results.jsonl", rescored[key])
-        source = "their stored attempts"
-        where = out / "results.jsonl"
-    else:
-        replayed = _rerun(paths, manifest, latest, out)
-        if replayed is None:
-            return 2
-        rescored, source, where = replayed
+    (out / "results.jsonl").unlink(missing_ok=True)
+    for key in sorted(rescored):
+        append_record(out / "results.jsonl", rescored[key])
     differences = compare(scored, rescored)
     for line in differences:
         print(line)
     print(
-        f"rescored {len(scored)} scored cases from {source}: "
-        f"{len(scored) - len(differences)} identical, {len(differences)} differ (records in {where})"
+        f"rescored {len(scored)} scored cases from their stored attempts: "
+        f"{len(scored) - len(differences)} identical, {len(differences)} differ "
+        f"(records in {out / 'results.jsonl'})"
     )
     return 1 if differences else 0
-
-
-def _rerun(
-    paths: RunPaths, manifest: Mapping[str, Any], latest: Mapping[str, Mapping[str, Any]], out: Path
-) -> tuple[dict[str, dict[str, Any]], str, Path] | None:
-    """The run's first command line again against a replay of its log (records without attempts)."""
-    sessions = manifest.get("sessions") or []
-    if not sessions:
-        print(f"{paths.manifest}: no session recorded, so the run's command line is unknown", file=sys.stderr)
-        return None
-    replay = out / "turns.jsonl"
-    turns = write_turns_replay(list(latest.values()), replay)
-    suite = get_suite(str(manifest.get("suite") or ""))
-    arguments = rescore_arguments(sessions[0]["args"], suite.model_options, replay)
-    command = [
-        sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *arguments,
-        f"--model=replay:{replay}", f"--report-dir={out / 'run'}", f"--cache-dir={out / 'unused-cache'}",
-        "--cache=off",
-    ]  # fmt: skip
-    env = {k: v for k, v in os.environ.items() if k != "PYTEST_XDIST_WORKER"}
-    subprocess.run(
-        command, cwd=_REPO, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False
-    )
-    rescored = latest_by_case(read_records(RunPaths(out / "run").results))
-    return rescored, f"{turns} recorded turns, run again", out / "run"
 
 
 def _json(value: Any) -> str:

@@ -308,14 +308,14 @@ def test_replayed_failures_score_as_the_paper_describes(bench, tmp_path: Path) -
     summary = (run.run_dir / "summary.md").read_text()
     assert "Error analysis by setting" in summary and "unsupported_syntax" in summary
     assert run.returncode != 0
-    # the judge's calls are turns of the case, so rescore replays them with the model's
+    # the judge's reply is part of the stored attempt, so rescore scores it again with no model
     assert [t["key"] for t in syntax["turns"]] == [key, f"{key}/judge"]
     rescored = subprocess.run(
         [sys.executable, "-m", "benchmark", "rescore", str(run.run_dir)],
         cwd=REPO, capture_output=True, text=True, timeout=600, check=False,
     )  # fmt: skip
     assert rescored.returncode == 0, rescored.stdout + rescored.stderr
-    assert f"{len(records)} identical, 0 differ" in rescored.stdout
+    assert f"from their stored attempts: {len(records)} identical, 0 differ" in rescored.stdout
 
     # The Fig. 5 analogue over two runs: the replayed model beside the oracle on the same cases.
     oracle = bench("--suite=nldata", "--model=oracle", "-k", _selection(list(REPLIES)))

@@ -54,28 +54,15 @@ def _verdicts(records: list[dict]) -> dict[str, str]:
     }
 
 
-def test_rescoring_drops_the_model_and_run_control_but_keeps_the_selection() -> None:
-    original = [
-        "--model=claude",
-        "-k",
-        "mf_e",
-        "--report-dir",
-        "x",
-        "--resume",
-        "--gate=pass@1>=1",
-        "-n",
-        "2",
-    ]
-    assert rescoring.rescore_arguments(original) == ["-k", "mf_e", "-n", "2"]
-    # another model the suite asks (a modifier, a judge) is replayed from the log like the model
-    asks = ["--model=claude", "--modifier-model", "gpt", "--shots=2", "--judge-model=x"]
-    replay = Path("turns.jsonl")
-    rewritten = rescoring.rescore_arguments(asks, ("--modifier-model", "--judge-model"), replay)
-    assert rewritten == [
-        "--modifier-model=replay:turns.jsonl",
-        "--shots=2",
-        "--judge-model=replay:turns.jsonl",
-    ]
+def test_a_run_without_stored_attempts_is_refused_with_the_reason(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    record = {"suite": "mmopt", "case": f"{MF1}/stage1/s0", "setting": "stage1", "sample": 0,
+              "outcome": "passed", "passed": True, "turns": []}  # fmt: skip
+    (tmp_path / "results.jsonl").write_text(json.dumps(record) + "\n")
+    assert rescoring.rescore(tmp_path) == 2
+    err = capsys.readouterr().err
+    assert "1 scored records keep no attempt" in err and f"e.g. {MF1}/stage1/s0" in err
 
 
 @pytest.mark.slow
@@ -88,7 +75,8 @@ def test_rescore_reproduces_an_oracle_run_with_no_sandbox_and_no_model(
     assert record["turns"][0]["key"] == f"{MF1}/stage1/s0" and "PYTHON_CODE" in record["turns"][0]["response"]
     assert "def solve" in record["artifact"]["solve.py"] and set(record["output"]) == {"stdout", "stderr"}
     assert record["attempt"]["executions"]["solve.py"]["outcome"] == "ok"
-    assert record["attempt"]["replies"]["stage1"]["text"] == record["turns"][0]["response"]
+    # the reply is the first turn's response, kept once (as that turn's number)
+    assert record["attempt"]["replies"]["stage1"] == {"turn": 0, "truncated": False, "error": None}
     with monkeypatch.context() as offline:
         _offline(offline)
         assert rescoring.rescore(run.run_dir) == 0

@@ -160,7 +160,7 @@ class CaseEvaluation:
         try:
             with runtime.sandbox.tracking() as ran:
                 attempt = suite.solve(case, context)
-            record["attempt"] = attempt.as_record()
+            record["attempt"] = attempt.as_record([completion.text for _, completion in calls.turns])
             record.update(verdict_fields(checked_verdict(suite, suite.score(case, attempt))))
         except OracleUnavailable as exc:
             problem = ("skipped", "oracle_unavailable", str(exc))

@@ -182,7 +182,7 @@ class Suite(Protocol):
     harness error."""
     model_options: tuple[str, ...]
     """The long options (``--modifier-model``) whose value is a model alias the suite asks besides
-    the model under test; ``rescore`` points them at the run's log."""
+    the model under test; the harness checks each alias and builds its adapter on the run's stack."""
     objective_label: str
     """What a record's returned/expected objective measures (tbmath: ``O-Eval``); JUnit properties
     are named after it."""

@@ -62,7 +62,7 @@ class MamoSuite(SuiteDefaults):
     #: ``wrong_ode_value``: an ODE program ran and printed a number that is not the answer (there is no
     #: objective to be wrong about); ``wrong_objective``: an ``.lp`` model's optimum is not the answer.
     failure_categories: tuple[str, ...] = (*EXECUTION_CATEGORIES, "wrong_ode_value", "wrong_objective")
-    #: The modifier is a model alias: the harness asks it on the run's stack, ``rescore`` replays it.
+    #: The modifier is a model alias: the harness asks it on the run's stack; its replies are in the attempt.
     model_options: tuple[str, ...] = ("--modifier-model",)
 
     def __init__(self) -> None:

@@ -15,6 +15,7 @@ undeclared parameters, infeasible, unbounded, ``unsupported_syntax`` apart from 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -22,7 +23,7 @@ from typing import Any
 import pytest
 
 from adapters.base import AdapterError, CompletionRequest
-from benchmark.attempt import Attempt, scored_while_solving, verdict_reached
+from benchmark.attempt import Attempt, Reply
 from benchmark.cases import Case, InstanceRef
 from benchmark.categories import ExecutionCategory
 from benchmark.reporting.render import Table
@@ -110,7 +111,45 @@ class NLDataSuite(SuiteDefaults):
             "backend_reason": self.backend.reason,
         }
 
-    def _judge(self, context: CaseContext, task: dataset.Task, model: str, data: str) -> dict[str, Any]:
+    def solve(self, case: Case, context: CaseContext) -> Attempt:
+        """The model's reply, its model and data files, their sandboxed run (with glpsol's display
+        of the data and LP translation, which EF1 by role and the held-out runs read), the model
+        on every unseen data instance after an optimum, and the judge's reply when one is named."""
+        if case.setting not in self.settings:
+            raise ValueError(
+                f"nldata has no setting {case.setting!r}; choose from {', '.join(self.settings)}"
+            )
+        task = dataset.load_task(case.instance, case.setting)
+        completion = context.complete(
+            task_messages(task), reference=lambda: fenced(task.gold_model, task.gold_data)
+        )
+        attempt = Attempt(
+            replies={ANSWER: Reply(completion.text, completion.truncated)},
+            data={"backend": self.backend.name},
+        )
+        extracted = extract(completion.text)
+        if extracted.model is None or extracted.data is None:
+            return attempt
+        model, data = extracted.model, extracted.data
+        attempt.artifacts.update({MODEL_FILE: model, DATA_FILE: data})
+        execution, dumped, listing = run_with_dump(
+            model, data, context.sandbox, context.limits, self.backend.name, declared_names(model)
+        )
+        attempt.data.update(
+            {"execution": _execution_record(execution), "dumped": _dumped_record(dumped), "listing": listing}
+        )
+        if execution.status == "optimal" and dumped is not None:
+            mapping = map_entities(dumped, task.shown)
+            names = data_names(model, data)
+            datas = [unseen_data(mapping, dumped, instance, names) for instance in task.unseen]
+            runs = run_unseen(model, datas, context.sandbox, context.limits)
+            attempt.data["unseen_runs"] = [_execution_record(run) for run in runs]
+        if self.judge_alias:
+            attempt.data["judge_model"] = self.judge_alias
+            attempt.replies[JUDGE] = self._ask_judge(context, task, model, data)
+        return attempt
+
+    def _ask_judge(self, context: CaseContext, task: dataset.Task, model: str, data: str) -> Reply:
         assert self.judge_alias is not None
         try:
             completion = context.complete(
@@ -121,66 +160,41 @@ class NLDataSuite(SuiteDefaults):
                 temperature=0.0,
             )
         except AdapterError as exc:
-            return {"model": self.judge_alias, "score": None, "error": f"{exc.kind}: {exc}"}
-        score = parse_score(completion.text)
-        return {
-            "model": self.judge_alias,
-            "score": score,
-            "reply": completion.text[-2000:],
-            "error": None if score is not None else "the judge's reply has no SCORE: 0-10 line",
-        }
-
-    def solve(self, case: Case, context: CaseContext) -> Attempt:
-        """Solving and scoring are not apart yet here: the verdict is reached while solving."""
-        return scored_while_solving(self._evaluate(case, context))
+            return Reply("", error=f"{exc.kind}: {exc}")
+        return Reply(completion.text, completion.truncated)
 
     def score(self, case: Case, attempt: Attempt) -> Verdict:
-        return verdict_reached(attempt)
-
-    def first_request(self, case: Case, max_tokens: int) -> CompletionRequest | None:
-        """The task request :meth:`solve` sends first."""
-        if case.setting not in self.settings:
-            return None
-        return case_request(case, task_messages(dataset.load_task(case.instance, case.setting)), max_tokens)
-
-    def _evaluate(self, case: Case, context: CaseContext) -> Verdict:
-        if case.setting not in self.settings:
-            raise ValueError(
-                f"nldata has no setting {case.setting!r}; choose from {', '.join(self.settings)}"
-            )
+        """EBC on the shown data, the held-out runs (model/data coupling), EF1 by type and by
+        role, and the judge's score beside them."""
         task = dataset.load_task(case.instance, case.setting)
-        completion = context.complete(
-            task_messages(task), reference=lambda: fenced(task.gold_model, task.gold_data)
-        )
+        reply = attempt.replies[ANSWER]
         gold_counts = entity_counts(task.gold_model)
         extra: dict[str, Any] = {
-            "backend": self.backend.name,
+            "backend": attempt.data["backend"],
             "where": task.where,
             "derived": task.derived,
             "predictions": [dict(p) for p in task.predictions],
             "gold_entities": dict(gold_counts),
-            "truncated": completion.truncated,
+            "truncated": reply.truncated,
         }
-        extracted = extract(completion.text)
-        if extracted.model is None or extracted.data is None:
-            cut = " (the reply was cut off by the output limit)" if completion.truncated else ""
+        if MODEL_FILE not in attempt.artifacts:
+            cut = " (the reply was cut off by the output limit)" if reply.truncated else ""
             return Verdict.fail(
                 ExecutionCategory.RESPONSE_CONTRACT,
-                extracted.violation + cut,
+                extract(reply.text).violation + cut,
                 expected_objective=task.objective,
                 scores={"ebc": 0.0, "ef1": 0.0},
                 extra=extra,
             )
-        counts = entity_counts(extracted.model)
-        names = data_names(extracted.model, extracted.data)
-        execution, dumped, listing = run_with_dump(
-            extracted.model, extracted.data, context.sandbox, context.limits, self.backend.name,
-            declared_names(extracted.model),
-        )  # fmt: skip
+        model, data = attempt.artifacts[MODEL_FILE], attempt.artifacts[DATA_FILE]
+        counts = entity_counts(model)
+        execution = _execution_of(attempt.data["execution"])
+        dumped = _dumped_of(attempt.data["dumped"])
+        listing = attempt.data["listing"]
         ebc_shown = ebc(execution.objective, task.objective)
-        heldout = self._heldout(task, extracted.model, execution, dumped, names, context)
+        heldout = _heldout(task, execution, dumped, attempt.data.get("unseen_runs"))
         unseen_ebcs = heldout.pop("ebcs")
-        roles = _roles(task, extracted.model, dumped, listing)
+        roles = _roles(task, model, dumped, listing)
         scores = {
             "ebc": min([ebc_shown, *unseen_ebcs]),
             "ebc_shown": ebc_shown,
@@ -196,13 +210,13 @@ class NLDataSuite(SuiteDefaults):
                 "heldout": heldout,
             }
         )
-        if self.judge_alias:
-            judgement = self._judge(context, task, extracted.model, extracted.data)
+        if JUDGE in attempt.replies:
+            judgement = _judgement(str(attempt.data["judge_model"]), attempt.replies[JUDGE])
             extra["judge"] = judgement
             if judgement["score"] is not None:
                 scores["llm_es"] = float(judgement["score"])
         common: dict[str, Any] = {
-            "artifact": {MODEL_FILE: extracted.model, DATA_FILE: extracted.data},
+            "artifact": {MODEL_FILE: model, DATA_FILE: data},
             "output": {"stdout": execution.log, "stderr": execution.stderr},
             "valid_code": execution.status in ("optimal", "infeasible", "unbounded"),
             "expected_objective": task.objective,
@@ -238,51 +252,99 @@ class NLDataSuite(SuiteDefaults):
             return Verdict.fail("model_data_coupling", detail, **common)
         return Verdict(passed=True, **common)
 
-    def _heldout(
-        self,
-        task: dataset.Task,
-        model: str,
-        execution: Execution,
-        dumped: Dumped | None,
-        names: list[str],
-        context: CaseContext,
-    ) -> dict[str, Any]:
-        """The model on every unseen instance, its data written in the candidate's names. Runs only
-        after an optimal solve on the shown data (anything else fails already); ``ebcs`` is one EBC
-        per unseen instance, all 0 when the held-out data could not be run."""
-        count = len(task.unseen)
-        if execution.status != "optimal":
-            return {"instances": count, "run": False, "reason": "no optimum on the shown data", "runs": [],
-                    "ebcs": [0.0] * count}  # fmt: skip
-        if dumped is None:
-            reason = "glpsol could not display the sets and parameters of the data file"
-            return {"instances": count, "run": False, "reason": reason, "runs": [], "ebcs": [0.0] * count}
-        mapping = map_entities(dumped, task.shown)
-        datas = [unseen_data(mapping, dumped, instance, names) for instance in task.unseen]
-        runs = run_unseen(model, datas, context.sandbox, context.limits)
-        out = []
-        for position, (instance, run) in enumerate(zip(task.unseen, runs, strict=True), start=1):
-            out.append(
-                {
-                    "instance": f"u{position}",
-                    "sizes": {name: len(members) for name, members in instance.sets.items()},
-                    "expected_objective": instance.objective,
-                    "objective": run.objective,
-                    "status": run.status,
-                    "category": run.category,
-                    "error": run.error,
-                    "ebc": ebc(run.objective, instance.objective),
-                    "passed": ebc_passes(run.objective, instance.objective),
-                }
-            )
-        return {
-            "instances": count,
-            "run": True,
-            "backend": BACKEND,
-            "mapping": mapping.as_record(),
-            "runs": out,
-            "ebcs": [run["ebc"] for run in out],
-        }
+    def first_request(self, case: Case, max_tokens: int) -> CompletionRequest | None:
+        """The task request :meth:`solve` sends first."""
+        if case.setting not in self.settings:
+            return None
+        return case_request(case, task_messages(dataset.load_task(case.instance, case.setting)), max_tokens)
+
+
+#: The interactions of a case in its attempt: the model's answer and the judge's reply.
+ANSWER = "answer"
+JUDGE = "judge"
+
+
+def _judgement(judge_model: str, reply: Reply) -> dict[str, Any]:
+    """The judge's score of the candidate (None, with why, when its reply has none)."""
+    if reply.error is not None:
+        return {"model": judge_model, "score": None, "error": reply.error}
+    score = parse_score(reply.text)
+    return {
+        "model": judge_model,
+        "score": score,
+        "reply": reply.text[-2000:],
+        "error": None if score is not None else "the judge's reply has no SCORE: 0-10 line",
+    }
+
+
+def _execution_record(execution: Execution) -> dict[str, Any]:
+    return dataclasses.asdict(execution)
+
+
+def _execution_of(record: Mapping[str, Any]) -> Execution:
+    return Execution(**{**record, "ampl_only": tuple(record["ampl_only"])})
+
+
+def _dumped_record(dumped: Dumped | None) -> dict[str, Any] | None:
+    """glpsol's display of the data as JSON: a parameter's values as ``[key parts, value]`` pairs."""
+    if dumped is None:
+        return None
+    return {
+        "sets": {name: list(members) for name, members in dumped.sets.items()},
+        "params": {name: [[list(k), v] for k, v in values.items()] for name, values in dumped.params.items()},
+    }
+
+
+def _dumped_of(record: Mapping[str, Any] | None) -> Dumped | None:
+    if record is None:
+        return None
+    return Dumped(
+        {name: tuple(members) for name, members in record["sets"].items()},
+        {name: {tuple(k): v for k, v in pairs} for name, pairs in record["params"].items()},
+    )
+
+
+def _heldout(
+    task: dataset.Task,
+    execution: Execution,
+    dumped: Dumped | None,
+    unseen_runs: Sequence[Mapping[str, Any]] | None,
+) -> dict[str, Any]:
+    """The model on every unseen instance, its data written in the candidate's names. Run only
+    after an optimal solve on the shown data (anything else fails already); ``ebcs`` is one EBC
+    per unseen instance, all 0 when the held-out data could not be run."""
+    count = len(task.unseen)
+    if execution.status != "optimal":
+        return {"instances": count, "run": False, "reason": "no optimum on the shown data", "runs": [],
+                "ebcs": [0.0] * count}  # fmt: skip
+    if dumped is None or unseen_runs is None:
+        reason = "glpsol could not display the sets and parameters of the data file"
+        return {"instances": count, "run": False, "reason": reason, "runs": [], "ebcs": [0.0] * count}
+    mapping = map_entities(dumped, task.shown)
+    runs = [_execution_of(run) for run in unseen_runs]
+    out = []
+    for position, (instance, run) in enumerate(zip(task.unseen, runs, strict=True), start=1):
+        out.append(
+            {
+                "instance": f"u{position}",
+                "sizes": {name: len(members) for name, members in instance.sets.items()},
+                "expected_objective": instance.objective,
+                "objective": run.objective,
+                "status": run.status,
+                "category": run.category,
+                "error": run.error,
+                "ebc": ebc(run.objective, instance.objective),
+                "passed": ebc_passes(run.objective, instance.objective),
+            }
+        )
+    return {
+        "instances": count,
+        "run": True,
+        "backend": BACKEND,
+        "mapping": mapping.as_record(),
+        "runs": out,
+        "ebcs": [run["ebc"] for run in out],
+    }
 
 
 def _roles(task: dataset.Task, model: str, dumped: Dumped | None, listing: str | None) -> RoleMatch | None:
