@@ -8,7 +8,9 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -31,15 +33,23 @@ def _rescore(run_dir: Path) -> subprocess.CompletedProcess[str]:
     )  # fmt: skip
 
 
-def _offline(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Make any sandbox run, any process start and any model side fail the test."""
+def _offline(monkeypatch: pytest.MonkeyPatch, host_tools: tuple[str, ...] = ()) -> None:
+    """Make any sandbox run, any model side and any process start fail the test, except a process
+    of ``host_tools`` (a program the scoring runs on trusted dataset files, by name)."""
 
     def refused(*args: object, **kwargs: object) -> None:
         raise AssertionError("rescoring started a sandbox run, a process or a model")
 
+    popen = subprocess.Popen
+
+    def host_tool_only(argv: Sequence[str], *args: Any, **kwargs: Any) -> subprocess.Popen[Any]:
+        if Path(str(argv[0])).name not in host_tools:
+            raise AssertionError(f"rescoring started a process: {argv[0]}")
+        return popen(argv, *args, **kwargs)
+
     monkeypatch.setattr(executor.Sandbox, "run_solve", refused)
     monkeypatch.setattr(executor.Sandbox, "run_script", refused)
-    monkeypatch.setattr(subprocess, "Popen", refused)
+    monkeypatch.setattr(subprocess, "Popen", host_tool_only)
     monkeypatch.setattr(model_side, "build_model_side", refused)
 
 
@@ -89,6 +99,34 @@ def test_rescore_reproduces_an_oracle_run_with_no_sandbox_and_no_model(
     (run.run_dir / "results.jsonl").write_text("\n".join([json.dumps(tampered), *lines[1:]]) + "\n")
     differs = _rescore(run.run_dir)
     assert differs.returncode == 1 and f"{tampered['case']}: outcome: 'failed' -> 'passed'" in differs.stdout
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("selection", "host_tools"),
+    [
+        # EF1 by role compares with the gold pair's LP translation, made by the local glpsol from
+        # the trusted gold files (never the candidate's: those ran in the sandbox while solving)
+        (("--suite=nldata", "--judge-model=oracle", "--setting=derivation_irr", "-m", "staffing and hard"),
+         ("glpsol",)),
+        (("--suite=tbmath", "-k", "demand_forecast or shift_staffing"), ()),
+    ],
+    ids=["nldata", "tbmath"],
+)  # fmt: skip
+def test_an_oracle_run_of_the_other_suites_rescores_alike_with_no_sandbox_and_no_model(
+    bench,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    selection: tuple[str, ...],
+    host_tools: tuple[str, ...],
+) -> None:
+    run: BenchRun = bench("--model=oracle", "-n", "2", *selection)
+    assert run.returncode == 0 and run.records, run.output[-2000:]
+    with monkeypatch.context() as offline:
+        _offline(offline, host_tools)
+        assert rescoring.rescore(run.run_dir) == 0
+    assert f"{len(run.records)} identical, 0 differ" in capsys.readouterr().out
+    assert _verdicts(_rescored(run.run_dir)) == _verdicts(run.records)
 
 
 FL1 = "mmopt/location_covering_assignment/facility_location/easy/fl_e_001"
