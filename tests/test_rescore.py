@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +18,9 @@ from benchmark import rescore as rescoring
 from benchmark.plugin import model_side
 from benchmark.sandbox import executor
 from tests.conftest import FIXTURES, REPO, BenchRun
+
+#: The ``bench`` fixture: runs the benchmark into a fresh run folder.
+Bench = Callable[..., BenchRun]
 
 MF1 = "mmopt/network_optimization/maximum_flow/easy/mf_e_001"
 
@@ -53,11 +56,11 @@ def _offline(monkeypatch: pytest.MonkeyPatch, host_tools: tuple[str, ...] = ()) 
     monkeypatch.setattr(model_side, "build_model_side", refused)
 
 
-def _rescored(run_dir: Path) -> list[dict]:
+def _rescored(run_dir: Path) -> list[dict[str, Any]]:
     return BenchRun(0, "", run_dir / "rescore").records
 
 
-def _verdicts(records: list[dict]) -> dict[str, str]:
+def _verdicts(records: list[dict[str, Any]]) -> dict[str, str]:
     return {
         r["case"]: json.dumps({f: r.get(f) for f in rescoring.VERDICT_FIELDS}, sort_keys=True)
         for r in records
@@ -77,7 +80,7 @@ def test_a_run_without_stored_attempts_is_refused_with_the_reason(
 
 @pytest.mark.slow
 def test_rescore_reproduces_an_oracle_run_with_no_sandbox_and_no_model(
-    bench, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    bench: Bench, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     run: BenchRun = bench("--model=oracle", "-k", "mf_e_00 or mcf_m_001 or fl_e_001", "-n", "2")
     assert run.returncode == 0, run.output[-2000:]
@@ -114,7 +117,7 @@ def test_rescore_reproduces_an_oracle_run_with_no_sandbox_and_no_model(
     ids=["nldata", "tbmath"],
 )  # fmt: skip
 def test_an_oracle_run_of_the_other_suites_rescores_alike_with_no_sandbox_and_no_model(
-    bench,
+    bench: Bench,
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
     selection: tuple[str, ...],
@@ -134,7 +137,7 @@ FL1 = "mmopt/location_covering_assignment/facility_location/easy/fl_e_001"
 
 @pytest.mark.slow
 def test_a_tolerance_change_changes_the_rescored_verdicts(
-    bench, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    bench: Bench, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """An answer 5e-4 above the optimum passes under facility_location's 1e-3 floor; rescored with
     the floor gone (1e-6), the same stored answer fails: its decisions give the optimum, so the
@@ -166,7 +169,7 @@ def test_a_tolerance_change_changes_the_rescored_verdicts(
 
 @pytest.mark.slow
 def test_mamo_rescores_from_its_attempts_and_a_stricter_comparison_fails_them(
-    bench, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    bench: Bench, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     select = "first_order_equation/1-fewshot or first_order_equation/2-fewshot or easy_lp/1-fewshot"
     run = bench("--suite=mamo", "--model=oracle", "-k", select, "-n", "2")
@@ -186,7 +189,9 @@ def test_mamo_rescores_from_its_attempts_and_a_stricter_comparison_fails_them(
 
 
 @pytest.mark.slow
-def test_rescore_reproduces_a_replay_run_with_a_failure_of_every_category(bench, tmp_path: Path) -> None:
+def test_rescore_reproduces_a_replay_run_with_a_failure_of_every_category(
+    bench: Bench, tmp_path: Path
+) -> None:
     reference = (FIXTURES / MF1.split("/", 1)[1] / "ground_truth/solver_ref.py").read_text()
     flows_off = reference.replace("def solve(", "def _reference_solve(") + (
         "\ndef solve():\n    result = _reference_solve()\n"
@@ -229,7 +234,7 @@ def test_rescore_reproduces_a_replay_run_with_a_failure_of_every_category(bench,
 
 
 @pytest.mark.slow
-def test_record_exports_every_turn_of_a_two_stage_case(bench, tmp_path: Path) -> None:
+def test_record_exports_every_turn_of_a_two_stage_case(bench: Bench, tmp_path: Path) -> None:
     replay = tmp_path / "replay.jsonl"
     wrong = _stage1("def solve():\n    return {'status': 'optimal', 'objective_value': 0, 'flows': {}}\n")
     replay.write_text(
