@@ -181,7 +181,7 @@ def test_a_folder_missing_a_hook_is_refused_with_its_name() -> None:
             id_prefix=sub.id_prefix,
             version=sub.version,
             generator=sub.generator,
-            templates=_without(max_flow_templates, "describe"),  # type: ignore[arg-type]
+            templates=_without(max_flow_templates, "describe"),
             renderer=sub.renderer,
             validator=sub.validator,
         )
