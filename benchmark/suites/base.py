@@ -1,4 +1,4 @@
-"""The suite plug-in interface and the context a suite gets to evaluate one case.
+"""The suite plug-in interface and the context a suite gets to solve one case.
 
 A suite knows its dataset layout, its prompts, its response contract and its scoring. The harness
 knows everything else: collection, adapters, caching, the sandbox, records, resume and reports.
