@@ -33,7 +33,7 @@ from benchmark.suites.base import Grouping, get_suite, suite_names
 TEXT_LIMIT = 20_000
 
 #: Distinct images drawn as thumbnails in one page (the rest are named with their hash): about
-#: 10 kB and 0.03-0.05 s each (320 px, 32 colours), so a whole MM-OptBench run's page stays small.
+#: 8 kB and 14 ms of one core each (320 px, 32 colours), so a whole MM-OptBench run's page stays small.
 THUMBNAIL_LIMIT = 120
 #: Longest side of a thumbnail, in pixels.
 THUMBNAIL_PX = 320
