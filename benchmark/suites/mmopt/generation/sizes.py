@@ -18,6 +18,7 @@ The issue's bar is every medium and hard dimension within :data:`TOLERANCE` of t
 
 from __future__ import annotations
 
+import functools
 import json
 import statistics
 from collections.abc import Iterable, Mapping, Sequence
@@ -115,7 +116,10 @@ def renamed(
     return result
 
 
+@functools.cache
 def _release_tables(folder: Path) -> dict[str, dict[str, Any]]:
+    """subcategory → its entry in the family files under ``folder``, read once per process (the
+    table and its name map both come from it). Callers only read it."""
     tables: dict[str, dict[str, Any]] = {}
     for path in sorted(folder.glob("*.json")):
         tables.update(json.loads(path.read_text(encoding="utf-8"))["subcategories"])
