@@ -176,7 +176,8 @@ def _normal(coefficients: dict[str, float], sense: str, rhs: float, rename: dict
 
 def _constraint_families(listing: Listing, rename: dict[str, str]) -> Counter[frozenset[Row | Bound]]:
     """Row families (as sets of normalized rows) and bound families, as a multiset."""
-    families: dict[str, set[Row | Bound]] = {}
+    # keyed by (kind, name): a model's constraint may itself be called "bound…"
+    families: dict[tuple[str, str], set[Row | Bound]] = {}
     for name, coefficients, sense, rhs in listing.rows:
         terms = {k: v for k, v in coefficients.items() if v}
         if not terms:
@@ -187,11 +188,11 @@ def _constraint_families(listing: Listing, rename: dict[str, str]) -> Counter[fr
             value = rhs / a
             side = {"=": "fix", "<=": "ub" if a > 0 else "lb", ">=": "lb" if a > 0 else "ub"}[sense]
             var, index = _column(column)
-            families.setdefault(f"bound {family}", set()).add(
+            families.setdefault(("bound", family), set()).add(
                 ("bound", side, rename.get(var, "?" + var), index, _round(value))
             )
         else:
-            families.setdefault(family, set()).add(_normal(terms, sense, rhs, rename))
+            families.setdefault(("rows", family), set()).add(_normal(terms, sense, rhs, rename))
     for column, (low, high) in listing.bounds.items():
         var, index = _column(column)
         kind = _kind(listing, column)
@@ -201,12 +202,12 @@ def _constraint_families(listing: Listing, rename: dict[str, str]) -> Counter[fr
         if high != math.inf and not (kind == "binary" and high == 1.0):
             entries.append(("ub", high))
         for side, value in entries:
-            families.setdefault(f"bounds of {var} {side}", set()).add(
+            families.setdefault(("bound", f"{var} {side}"), set()).add(
                 ("bound", side, rename.get(var, "?" + var), index, _round(value))
             )
     merged: dict[tuple[object, ...], set[Row | Bound]] = {}
-    for name, rows in families.items():
-        if name.startswith("bound"):
+    for (kind, name), rows in families.items():
+        if kind == "bound":
             for row in rows:
                 merged.setdefault(("bound", row[1], row[2]), set()).add(row)
         else:
