@@ -6,7 +6,7 @@ by requirement. The worker profile table (a rate per shift; from medium on also 
 cap, the overtime rate, the Night-shift limit and the consecutive-day limit) and the worker × day
 availability matrix (codes in every cell, shaded by code, with the legend) follow: together in
 ``visual_1.png`` at easy and medium, split over ``visual_1.png`` and ``visual_2.png`` at hard, whose
-two-week matrix is too wide to share a figure. Nothing of a roster is drawn.
+18-day matrix is too wide to share a figure. Nothing of a roster is drawn.
 """
 
 from __future__ import annotations
