@@ -49,7 +49,7 @@ class Regime:
     nodes: tuple[int, int]
     arcs: tuple[int, int]
     mix: ExtraArcMix
-    periods: int
+    periods: tuple[int, ...]  # period-count options, one drawn per instance
     demand: tuple[int, int]  # per demand node and period
     shift: float  # at most this share of a period's supply is moved to an earlier period
     capacity_share: tuple[float, float]  # arc capacity as a share of the mean per-period supply
@@ -57,7 +57,7 @@ class Regime:
     cost: tuple[int, int]  # an arc's base unit cost
     cost_swing: int  # per-period deviation from the base cost
     holding: tuple[int, int]  # holding cost per unit in one period
-    warehouses: int  # storage nodes, drawn from the inner columns
+    warehouses: tuple[int, ...]  # storage-node-count options; the nodes are drawn from the inner columns
     initial: tuple[int, int]  # initial inventory of a warehouse
 
 
@@ -67,7 +67,7 @@ REGIMES: dict[str, Regime] = {
         nodes=(6, 6),
         arcs=(6, 8),
         mix=ExtraArcMix(intra=(0, 1), bypass=(0, 1)),
-        periods=3,
+        periods=(3,),
         demand=(0, 9),
         shift=0.6,
         capacity_share=(0.45, 0.9),
@@ -75,39 +75,39 @@ REGIMES: dict[str, Regime] = {
         cost=(2, 8),
         cost_swing=3,
         holding=(1, 3),
-        warehouses=1,
+        warehouses=(1,),
         initial=(0, 2),
     ),
     "medium": Regime(
-        layer_sizes=((2, 3, 2), (3, 2, 3), (3, 3, 2)),
-        nodes=(7, 8),
-        arcs=(10, 14),
+        layer_sizes=((2, 4, 2), (3, 3, 2), (2, 3, 3), (3, 3, 3)),
+        nodes=(8, 9),
+        arcs=(12, 15),
         mix=ExtraArcMix(intra=(1, 2), bypass=(1, 1)),
-        periods=4,
+        periods=(4, 5),
         demand=(0, 10),
         shift=0.6,
-        capacity_share=(0.35, 0.75),
+        capacity_share=(0.45, 0.8),
         storage_share=(0.25, 0.6),
         cost=(2, 9),
         cost_swing=3,
         holding=(1, 3),
-        warehouses=2,
+        warehouses=(1, 1, 2),
         initial=(0, 3),
     ),
     "hard": Regime(
-        layer_sizes=((3, 3, 3), (3, 4, 3), (3, 3, 4)),
-        nodes=(9, 10),
-        arcs=(14, 20),
+        layer_sizes=((3, 4, 3), (3, 4, 4), (4, 4, 3), (3, 5, 3), (4, 4, 4)),
+        nodes=(10, 12),
+        arcs=(14, 18),
         mix=ExtraArcMix(intra=(2, 3), bypass=(1, 2)),
-        periods=6,
+        periods=(4, 4, 5),
         demand=(0, 10),
         shift=0.6,
-        capacity_share=(0.3, 0.65),
+        capacity_share=(0.5, 0.85),
         storage_share=(0.2, 0.5),
         cost=(2, 10),
         cost_swing=4,
         holding=(1, 4),
-        warehouses=2,
+        warehouses=(1, 2, 2),
         initial=(0, 4),
     ),
 }
@@ -136,16 +136,22 @@ def _supply_schedule(rng: random.Random, demand_totals: list[int], shift: float)
     return supply
 
 
+def _option(rng: random.Random, options: tuple[int, ...]) -> int:
+    """One of ``options``; a single option draws nothing, so that regime's random stream (and its
+    shipped packages) stays as it was before counts could vary."""
+    return options[0] if len(options) == 1 else rng.choice(options)
+
+
 def period_names(count: int) -> list[str]:
     return [f"t{t}" for t in range(1, count + 1)]
 
 
 def instantiate(rng: random.Random, topology: LayeredTopology, difficulty: str) -> dict[str, Any]:
     regime = REGIMES[difficulty]
-    periods = regime.periods
+    periods = _option(rng, regime.periods)
     sources, sinks = topology.layers[0], topology.layers[-1]
     inner = [node for layer in topology.layers[1:-1] for node in layer]
-    warehouses = sorted(rng.sample(inner, min(regime.warehouses, len(inner))))
+    warehouses = sorted(rng.sample(inner, min(_option(rng, regime.warehouses), len(inner))))
     demand = {node: [rng.randint(*regime.demand) for _ in range(periods)] for node in sinks}
     totals = [sum(demand[node][t] for node in sinks) for t in range(periods)]
     schedule = _supply_schedule(rng, totals, regime.shift)
