@@ -64,9 +64,9 @@ REGIMES: dict[str, Regime] = {
         energy=(1, 9),
     ),
     "medium": Regime(
-        layer_sizes=((1, 3, 3, 3, 1), (1, 3, 4, 3, 1), (1, 3, 3, 2, 1), (1, 4, 4, 1)),
+        layer_sizes=((1, 3, 3, 3, 1), (1, 3, 4, 3, 1), (1, 3, 3, 2, 1), (1, 2, 3, 3, 2, 1)),
         nodes=(10, 12),
-        arcs=(16, 24),
+        arcs=(15, 20),
         mix=ExtraArcMix(intra=(1, 3), bypass=(1, 2)),
         resources=2,
         cost_spread=14,
