@@ -2,10 +2,11 @@
 
 Difficulty grows in items and resources and in how values relate to weights: easy instances have
 ten to twelve items, two resources and uncorrelated values with loose capacities (about half the
-total use); medium ones sixteen to twenty items, three resources, weakly correlated values and
-capacities near 40 %; hard ones twenty-six to thirty items, four or five resources, strongly
-correlated values (value ≈ mean weight + a constant, the classic hard case for branch and bound)
-and capacities of 25–35 %. At medium and hard the value-per-aggregate-weight greedy must be
+total use); medium ones thirty to thirty-eight items, three or four resources, weakly correlated
+values and capacities near 40 %; hard ones forty-four to fifty-four items, four to six resources,
+strongly correlated values (value ≈ mean weight + a constant, the classic hard case for branch and
+bound) and capacities of 25–35 %. The medium and hard sizes centre on the official release's
+medians (34 items and 3.5 resources at medium, 49 and 5 at hard). At medium and hard the value-per-aggregate-weight greedy must be
 suboptimal and, at hard, at least two resources bind at the optimum (too little slack left for
 the lightest item).
 
@@ -42,8 +43,8 @@ class Regime:
 
 REGIMES: dict[str, Regime] = {
     "easy": Regime((10, 12), (2, 2), (2, 9), "uncorrelated", (0.45, 0.55), False, 1),
-    "medium": Regime((16, 20), (3, 3), (2, 12), "weakly_correlated", (0.35, 0.45), True, 1),
-    "hard": Regime((26, 30), (4, 5), (3, 15), "strongly_correlated", (0.25, 0.35), True, 2),
+    "medium": Regime((30, 38), (3, 4), (2, 12), "weakly_correlated", (0.35, 0.45), True, 1),
+    "hard": Regime((44, 54), (4, 6), (3, 15), "strongly_correlated", (0.25, 0.35), True, 2),
 }
 
 
