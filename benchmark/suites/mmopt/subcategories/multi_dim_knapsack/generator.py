@@ -6,9 +6,9 @@ total use); medium ones thirty to thirty-eight items, three or four resources, w
 values and capacities near 40 %; hard ones forty-four to fifty-four items, four to six resources,
 strongly correlated values (value ≈ mean weight + a constant, the classic hard case for branch and
 bound) and capacities of 25–35 %. The medium and hard sizes centre on the official release's
-medians (34 items and 3.5 resources at medium, 49 and 5 at hard). At medium and hard the value-per-aggregate-weight greedy must be
-suboptimal and, at hard, at least two resources bind at the optimum (too little slack left for
-the lightest item).
+medians (34 items and 3.5 resources at medium, 49 and 5 at hard). At medium and hard the
+value-per-aggregate-weight greedy must be suboptimal and, at hard, at least two resources bind at
+the optimum (too little slack left for the lightest item).
 
 Reference: CP-SAT on the 0/1 model; cross-check: HiGHS through SciPy on the same model.
 """
