@@ -151,23 +151,30 @@ def test_set_partitioning_rejects_double_cover_that_covering_accepts():
 
 def test_bipartite_assignment_validator():
     """Strict verdicts on mutants of real shipped references: a worker left out, a task given twice,
-    a forbidden pair, a misreported objective; and a balanced (easy) instance needs every task."""
+    a forbidden pair, a misreported objective; a balanced (easy) instance needs every worker and
+    every task, a matching only its required side: every worker when tasks are spare (ba_m_001),
+    every task when workers are spare (ba_h_001)."""
     check = _generator("bipartite_assignment").check_solution
-    for difficulty in ("easy", "hard"):
+    for difficulty in ("easy", "medium", "hard"):
         instance, solution = _instance("bipartite_assignment", difficulty, 1)
         verdict = check(instance, solution)
         assert verdict.feasible and verdict.objective == solution["objective_value"]
         assignment = solution["assignments"]
         workers, tasks = instance["sets"]["left"], instance["sets"]["right"]
-        w1, w2 = workers[:2]
+        w1, w2 = [w for w in workers if w in assignment][:2]
 
         missing = check(instance, {"assignments": {w: t for w, t in assignment.items() if w != w1}})
-        assert not missing.feasible and f"row {w1} is not assigned" in missing.problems
+        assert not missing.feasible
         if difficulty == "easy":  # equal sides: the task w1 held is now unassigned as well
+            assert f"row {w1} is not assigned" in missing.problems
             assert f"columns ['{assignment[w1]}'] are not assigned" in missing.problems
-        else:  # a matching with required_side "left": spare tasks may stay unassigned
+        elif difficulty == "medium":  # required_side "left": spare tasks may stay unassigned
             assert instance["matching_requirement"] == {"required_side": "left"}
-            assert len(tasks) > len(workers) and check(instance, solution).feasible
+            assert len(tasks) > len(workers) and missing.problems == (f"row {w1} is not assigned",)
+        else:  # required_side "right": spare workers may stay idle, every task needs one
+            assert instance["matching_requirement"] == {"required_side": "right"}
+            assert len(workers) > len(tasks) == len(assignment)  # idle workers, yet feasible
+            assert missing.problems == (f"columns ['{assignment[w1]}'] are not assigned",)
 
         shared = {**assignment, w2: assignment[w1]}
         twice = check(instance, {"assignments": shared})

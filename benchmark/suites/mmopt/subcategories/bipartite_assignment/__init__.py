@@ -1,6 +1,7 @@
 """Bipartite assignment (location_covering_assignment family, prefix ``ba``).
 
-Visual: a worker × task matrix of costs (or values) with forbidden pairs crossed out. The model
+Visual: a worker × task matrix of costs (or values) with forbidden pairs crossed out, its rows split
+over several figures when there are many workers. The model
 returns the optimal total (minimum cost or maximum value, as the task text says) and the assignment
 ``{worker: task}``.
 """

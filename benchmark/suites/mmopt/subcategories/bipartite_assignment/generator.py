@@ -1,9 +1,12 @@
 """Bipartite assignment instances (location/covering/assignment family).
 
 Workers are assigned one-to-one to tasks. Easy instances are balanced, fully compatible and
-minimize cost. Medium and hard instances have more tasks than workers (every worker gets exactly
-one task, a task at most one worker), forbidden worker–task pairs (a sparse compatibility graph)
-and either minimize total cost or maximize total value; the instance records which.
+minimize cost. Medium and hard instances are unbalanced matchings with forbidden worker–task pairs
+(a sparse compatibility graph) that either minimize total cost or maximize total value; the
+instance records which. The smaller side must be covered completely: with more tasks than workers
+every worker gets exactly one task (a task at most one worker), with more workers than tasks every
+task goes to exactly one worker (a worker at most one task). Medium instances draw either side as
+the spare one; hard ones, like the release's unbalanced hard packages, have spare workers.
 
 Weights are a worker effect plus a task effect plus noise, so workers tend to agree on which tasks
 are good and compete for them. The verified optimum must then be a real optimization result: the
@@ -12,8 +15,8 @@ are good and compete for them. The verified optimum must then be a real optimiza
 ``instance_data.json`` is in the official schema: ``sets.left`` (workers) / ``sets.right`` (tasks),
 ``cost_matrix: {worker: {task: weight}}`` for the allowed pairs only, ``feasible_assignments:
 {worker: [tasks]}``, and ``variant_type``: ``assignment`` when the sides are equal (every worker and
-every task used), ``matching`` with ``matching_requirement.required_side = "left"`` when there are
-more tasks (every worker used, a task at most once). The official release only minimizes; our
+every task used), ``matching`` with ``matching_requirement.required_side`` (``"left"``: every
+worker used; ``"right"``: every task used) otherwise. The official release only minimizes; our
 maximizing instances, which it lacks, say ``"objective_sense": "maximize"`` (the key of the
 official p-median/center instances) and keep their values in ``cost_matrix``, where the official
 scorer reads the weight it sums.
@@ -33,14 +36,17 @@ from benchmark.suites.mmopt.generation.protocol import ReferenceSolution, Reject
 
 MINIMIZE = "minimize"
 MAXIMIZE = "maximize"
+SPARE_TASKS = "tasks"  # more tasks than workers: every worker covered (required side "left")
+SPARE_WORKERS = "workers"  # more workers than tasks: every task covered (required side "right")
 
 
 @dataclass(frozen=True)
 class Regime:
-    """Worker and task counts (inclusive), forbidden-pair share, senses drawn, weight model."""
+    """Side sizes (inclusive), forbidden-pair share, senses drawn, weight model."""
 
-    workers: tuple[int, int]
-    extra_tasks: tuple[int, int]  # tasks beyond the worker count
+    covered: tuple[int, int]  # size of the side every node of which is matched (the smaller one)
+    extra: tuple[int, int]  # nodes of the other side beyond that
+    spare_sides: tuple[str, ...]  # which side holds the extra nodes (drawn when there are two)
     forbidden_share: tuple[float, float]
     senses: tuple[str, ...]
     worker_effect: tuple[int, int]
@@ -50,8 +56,9 @@ class Regime:
 
 REGIMES: dict[str, Regime] = {
     "easy": Regime(
-        workers=(5, 5),
-        extra_tasks=(0, 0),
+        covered=(5, 5),
+        extra=(0, 0),
+        spare_sides=(SPARE_TASKS,),
         forbidden_share=(0.0, 0.0),
         senses=(MINIMIZE,),
         worker_effect=(0, 8),
@@ -59,8 +66,9 @@ REGIMES: dict[str, Regime] = {
         noise=(0, 25),
     ),
     "medium": Regime(
-        workers=(7, 8),
-        extra_tasks=(1, 2),
+        covered=(22, 26),
+        extra=(1, 4),
+        spare_sides=(SPARE_TASKS, SPARE_WORKERS),
         forbidden_share=(0.12, 0.22),
         senses=(MINIMIZE, MAXIMIZE),
         worker_effect=(0, 10),
@@ -68,8 +76,9 @@ REGIMES: dict[str, Regime] = {
         noise=(0, 35),
     ),
     "hard": Regime(
-        workers=(11, 12),
-        extra_tasks=(2, 3),
+        covered=(36, 46),
+        extra=(6, 16),
+        spare_sides=(SPARE_WORKERS,),
         forbidden_share=(0.18, 0.28),
         senses=(MINIMIZE, MAXIMIZE),
         worker_effect=(0, 12),
@@ -89,8 +98,12 @@ class Structure:
 
 def sample_structure(rng: random.Random, difficulty: str) -> Structure:
     regime = REGIMES[difficulty]
-    workers = tuple(f"W{i}" for i in range(1, rng.randint(*regime.workers) + 1))
-    tasks = tuple(f"T{j}" for j in range(1, len(workers) + rng.randint(*regime.extra_tasks) + 1))
+    covered = rng.randint(*regime.covered)
+    spare = covered + rng.randint(*regime.extra)
+    side = rng.choice(regime.spare_sides) if len(regime.spare_sides) > 1 else regime.spare_sides[0]
+    n_workers, n_tasks = (covered, spare) if side == SPARE_TASKS else (spare, covered)
+    workers = tuple(f"W{i}" for i in range(1, n_workers + 1))
+    tasks = tuple(f"T{j}" for j in range(1, n_tasks + 1))
     pairs = [(w, t) for w in workers for t in tasks]
     share = rng.uniform(*regime.forbidden_share)
     forbidden = frozenset(rng.sample(pairs, round(share * len(pairs))))
@@ -117,7 +130,8 @@ def instantiate(rng: random.Random, structure: Structure, difficulty: str) -> di
         "feasible_assignments": {w: list(row) for w, row in matrix.items()},
     }
     if not balanced:
-        instance["matching_requirement"] = {"required_side": "left"}
+        required = "left" if len(structure.workers) < len(structure.tasks) else "right"
+        instance["matching_requirement"] = {"required_side": required}
     if structure.sense == MAXIMIZE:
         instance["objective_sense"] = MAXIMIZE
     return instance
@@ -173,6 +187,11 @@ def measure(instance: Mapping[str, Any]) -> str:
     return "value" if sense(instance) == MAXIMIZE else "cost"
 
 
+def spare_workers(instance: Mapping[str, Any]) -> bool:
+    """More workers than tasks: every task is covered and some workers stay without one."""
+    return len(workers(instance)) > len(tasks(instance))
+
+
 def forbidden(instance: Mapping[str, Any]) -> list[tuple[str, str]]:
     """The pairs outside ``feasible_assignments``, worker by worker in task order."""
     allowed = instance["feasible_assignments"]
@@ -183,12 +202,19 @@ def structural_problems(instance: Mapping[str, Any], difficulty: str) -> list[st
     regime = REGIMES[difficulty]
     workers_, tasks_, weights_ = workers(instance), tasks(instance), weights(instance)
     problems = []
-    if not regime.workers[0] <= len(workers_) <= regime.workers[1] or len(tasks_) < len(workers_):
+    spare = SPARE_WORKERS if spare_workers(instance) else SPARE_TASKS
+    covered, other = sorted((len(workers_), len(tasks_)))
+    if (
+        not regime.covered[0] <= covered <= regime.covered[1]
+        or not regime.extra[0] <= other - covered <= regime.extra[1]
+        or (covered < other and spare not in regime.spare_sides)
+    ):
         problems.append("structure: worker or task count outside the regime")
     if any(len(weights_[w]) < 2 for w in workers_):
         problems.append("structure: a worker has fewer than two compatible tasks")
-    if any(not any(t in weights_[w] for w in workers_) for t in tasks_):
-        problems.append("structure: a task has no compatible worker")
+    partners = {t: sum(t in weights_[w] for w in workers_) for t in tasks_}
+    if any(count < (2 if spare == SPARE_WORKERS else 1) for count in partners.values()):
+        problems.append("structure: a task has too few compatible workers")
     if any(value < 1 for row in weights_.values() for value in row.values()):
         problems.append("structure: a weight is not positive")
     return problems
@@ -212,7 +238,7 @@ def reference_solve(instance: Mapping[str, Any]) -> ReferenceSolution:
     try:
         rows, cols = linear_sum_assignment(matrix, maximize=maximize)
     except ValueError as exc:
-        raise Rejected("structure: no assignment of every worker exists", str(exc)) from None
+        raise Rejected("structure: no matching covers the smaller side", str(exc)) from None
     left, right = workers(instance), tasks(instance)
     assignment = {left[i]: right[j] for i, j in zip(rows, cols, strict=True)}
     total = int(sum(weights(instance)[w][t] for w, t in assignment.items()))
@@ -229,8 +255,9 @@ def reference_solve(instance: Mapping[str, Any]) -> ReferenceSolution:
 
 def cross_check(instance: Mapping[str, Any]) -> tuple[str, float]:
     """The LP over the assignment polytope (HiGHS through SciPy) on the compatible pairs only: each
-    worker exactly one task, each task at most one worker. The constraint matrix is the incidence
-    matrix of a bipartite graph, totally unimodular, so the LP optimum is the integer optimum."""
+    node of the covered side exactly one partner, each node of the other side at most one. The
+    constraint matrix is the incidence matrix of a bipartite graph, totally unimodular, so the LP
+    optimum is the integer optimum."""
     left, right, weights_ = workers(instance), tasks(instance), allowed_weights(instance)
     pairs = [(i, j, weights_[w][t]) for i, w in enumerate(left) for j, t in enumerate(right)
              if t in weights_[w]]  # fmt: skip
@@ -240,12 +267,13 @@ def cross_check(instance: Mapping[str, Any]) -> tuple[str, float]:
     for k, (i, j, _) in enumerate(pairs):
         worker_rows[i, k] = 1.0
         task_rows[j, k] = 1.0
+    exact, at_most = (task_rows, worker_rows) if spare_workers(instance) else (worker_rows, task_rows)
     result = linprog(
         c=[sign * value for _, _, value in pairs],
-        A_eq=worker_rows,
-        b_eq=np.ones(len(left)),
-        A_ub=task_rows,
-        b_ub=np.ones(len(right)),
+        A_eq=exact,
+        b_eq=np.ones(exact.shape[0]),
+        A_ub=at_most,
+        b_ub=np.ones(at_most.shape[0]),
         bounds=(0.0, 1.0),
         method="highs",
     )
@@ -258,7 +286,7 @@ def cross_check(instance: Mapping[str, Any]) -> tuple[str, float]:
 
 def greedy_total(instance: Mapping[str, Any]) -> int | None:
     """Best remaining compatible pair first (cheapest, or most valuable); ``None`` if it strands a
-    worker with no free compatible task."""
+    node of the covered side with no free compatible partner."""
     maximize = sense(instance) == MAXIMIZE
     pairs = sorted(
         (-value if maximize else value, w, t)
@@ -273,7 +301,8 @@ def greedy_total(instance: Mapping[str, Any]) -> int | None:
             used_workers.add(w)
             used_tasks.add(t)
             total += weights(instance)[w][t]
-    return total if len(used_workers) == len(workers(instance)) else None
+    complete = len(used_workers) == min(len(workers(instance)), len(tasks(instance)))
+    return total if complete else None
 
 
 def solution_problems(

@@ -1,7 +1,8 @@
 """Artifacts of a bipartite-assignment package, all derived from the verified record.
 
-The task text states the sense (minimize cost or maximize value), whether every task must be
-taken, and the output contract; every worker, task, weight and forbidden pair is in the matrix.
+The task text states the sense (minimize cost or maximize value), which side must be covered
+completely, which figures hold the matrix, and the output contract; every worker, task, weight and
+forbidden pair is in the matrix.
 """
 
 from __future__ import annotations
@@ -18,10 +19,12 @@ from benchmark.suites.mmopt.subcategories.bipartite_assignment.generator import 
     greedy_total,
     measure,
     sense,
+    spare_workers,
     tasks,
     weights,
     workers,
 )
+from benchmark.suites.mmopt.subcategories.bipartite_assignment.renderer import panels
 
 CANONICAL_SPECIFICATION = resource_text(__name__, "canonical_specification.txt.tmpl")
 MATH_MODEL = resource_text(__name__, "math_model.md.tmpl")
@@ -36,24 +39,45 @@ CONTRACT = _TEXT["contract"]
 _FORBIDDEN_TEXT = _TEXT["forbidden_text"]
 
 
+def figures(instance: Mapping[str, Any]) -> list[str]:
+    return [f"visual_{index}.png" for index in range(len(panels(instance)))]
+
+
+def _figure_list(instance: Mapping[str, Any]) -> str:
+    names = figures(instance)
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
 def task_input(record: VerifiedRecord) -> str:
     instance = record.instance
     balanced = len(tasks(instance)) == len(workers(instance))
-    rules = (
-        "every worker gets exactly one task and every task goes to exactly one worker."
-        if balanced
-        else "every worker gets exactly one task and no task goes to more than one worker; there are "
-        "more tasks than workers, so some tasks stay unassigned."
-    )
+    if balanced:
+        rules = "every worker gets exactly one task and every task goes to exactly one worker."
+    elif spare_workers(instance):
+        rules = (
+            "every task goes to exactly one worker and no worker gets more than one task; there are "
+            "more workers than tasks, so some workers stay without a task."
+        )
+    else:
+        rules = (
+            "every worker gets exactly one task and no task goes to more than one worker; there are "
+            "more tasks than workers, so some tasks stay unassigned."
+        )
     maximize = sense(instance) == MAXIMIZE
     any_forbidden = bool(forbidden(instance))
+    split = len(figures(instance)) > 1
+    figure = "figures" if split else "figure"
+    assignments = _TEXT["assignments_some_workers" if spare_workers(instance) else "assignments_every_worker"]
     fields = {
+        "where": _TEXT["where_split"].format(figures=_figure_list(instance)) if split else _TEXT["where_one"],
         "measure": measure(instance),
         "forbidden_text": _FORBIDDEN_TEXT if any_forbidden else "",
         "rules": rules,
         "goal": "maximize the total value" if maximize else "minimize the total cost",
         "forbidden_word": " and forbidden pairs" if any_forbidden else "",
+        "figure": figure,
         "best": "maximum" if maximize else "minimum",
+        "assignments": assignments.format(figure=figure),
     }
     paragraphs = [
         "Bipartite assignment (location, covering and assignment)",
@@ -81,9 +105,25 @@ def canonical_specification(record: VerifiedRecord) -> str:
     blocked = forbidden(instance)
     listed = ", ".join(f"{w}-{t}" for w, t in blocked) or "none"
     what = measure(instance)
+    rule = (
+        "Give every task exactly one worker, each worker at most one task, using only allowed\n"
+        "  pairs; there are more workers than tasks."
+        if spare_workers(instance)
+        else "Give every worker exactly one task, each task to at most one worker (exactly one when the\n"
+        "  counts are equal), using only allowed pairs."
+    )
+    names = figures(instance)
+    where = (
+        f"{names[0]} is the {what} matrix"
+        if len(names) == 1
+        else f"{' + '.join(names)} are the {what} matrix, its rows (workers)\n"
+        "  split evenly over the figures, each repeating the task header"
+    )
     return CANONICAL_SPECIFICATION.format(
         instance_id=record.instance_id,
         difficulty=record.difficulty,
+        rule=rule,
+        where=where,
         sense=sense(instance),
         what=what,
         n_workers=len(workers(instance)),
@@ -103,12 +143,16 @@ def math_model(record: VerifiedRecord) -> str:
     solution = record.reference.solution
     maximize = sense(instance) == MAXIMIZE
     balanced = len(tasks(instance)) == len(workers(instance))
-    task_relation = "=" if balanced else "\\le"
+    worker_relation = "\\le" if spare_workers(instance) else "="
+    task_relation = "=" if balanced or spare_workers(instance) else "\\le"
+    worker_rule = "Each worker at most one task" if spare_workers(instance) else "Each worker one task"
+    task_rule = "Each task one worker" if spare_workers(instance) else "Each task at most one worker"
     rows = "\n".join(
         f"| {w} | {t} | {value} |" for w, row in weights(instance).items() for t, value in row.items()
     )
     greedy = greedy_total(instance)
-    greedy_note = "strands a worker" if greedy is None else f"reaches {greedy}"
+    stranded = "a task" if spare_workers(instance) else "a worker"
+    greedy_note = f"strands {stranded}" if greedy is None else f"reaches {greedy}"
     pairs = ", ".join(f"{w}→{t}" for w, t in solution["assignments"].items())
     what = measure(instance)
     return MATH_MODEL.format(
@@ -119,6 +163,9 @@ def math_model(record: VerifiedRecord) -> str:
         n_forbidden=len(forbidden(instance)),
         what=what,
         sense_op="max" if maximize else "min",
+        worker_rule=worker_rule,
+        worker_relation=worker_relation,
+        task_rule=task_rule,
         task_relation=task_relation,
         rows=rows,
         objective_value=solution["objective_value"],

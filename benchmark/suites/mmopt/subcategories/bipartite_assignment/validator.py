@@ -1,6 +1,6 @@
-"""Scoring-time check of a returned worker → task assignment: the official rules (every worker
-assigned, a task at most once, and every task too when the sides are equal; only feasible pairs;
-the summed weight recomputed), as :mod:`.official` reads them."""
+"""Scoring-time check of a returned worker → task assignment: the official rules (every node of
+the required side assigned, both sides when they are equal; a task at most once; only feasible
+pairs; the summed weight recomputed), as :mod:`.official` reads them."""
 
 from __future__ import annotations
 
