@@ -56,8 +56,8 @@ class Regime:
 
 REGIMES: dict[str, Regime] = {
     "easy": Regime(P_MEDIAN, sites=(5, 5), points=(8, 9), p=2, grid=12, separation=2.0, weight=(1, 9)),
-    "medium": Regime(P_MEDIAN, sites=(8, 8), points=(13, 15), p=3, grid=16, separation=2.0, weight=(1, 9)),
-    "hard": Regime(P_CENTER, sites=(10, 10), points=(18, 20), p=4, grid=20, separation=2.0, weight=(1, 1)),
+    "medium": Regime(P_MEDIAN, sites=(8, 10), points=(13, 15), p=3, grid=16, separation=2.0, weight=(1, 9)),
+    "hard": Regime(P_CENTER, sites=(13, 14), points=(21, 24), p=4, grid=22, separation=2.0, weight=(1, 1)),
 }
 
 
