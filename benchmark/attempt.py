@@ -7,7 +7,7 @@ an :class:`Attempt`. ``score(case, attempt)`` turns an attempt into a
 attempt alone, so ``python -m benchmark rescore RUN_DIR`` can score a run's stored attempts with
 today's scoring code in seconds.
 
-The attempt travels in the case record (``record["attempt"]``) as plain JSON: :meth:`Attempt.as_record`
+The attempt travels in the case record (``CaseRecord.attempt``) as plain JSON: :meth:`Attempt.as_record`
 and :meth:`Attempt.from_record` are inverse, and every field holds JSON values only. A reply whose
 text is the response of one of the record's model calls (``turns``) is kept as that call's number,
 not a second copy: a reply can be megabytes, and the record already holds it once.
@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from benchmark.sandbox import ExecutionResult, Outcome, SandboxKind
+from benchmark.schema import AttemptRecord, ReplyRecord
 
 
 @dataclass(frozen=True)
@@ -102,18 +103,19 @@ class Attempt:
         }
 
     @classmethod
-    def from_record(cls, record: Mapping[str, Any], responses: Sequence[str] = ()) -> Attempt:
-        """The attempt :meth:`as_record` wrote, with the same ``responses``."""
+    def from_record(cls, stored: AttemptRecord | Mapping[str, Any], responses: Sequence[str] = ()) -> Attempt:
+        """The attempt :meth:`as_record` wrote (as read back in its record, or as its JSON), with
+        the same ``responses``."""
+        if not isinstance(stored, AttemptRecord):
+            stored = AttemptRecord.model_validate(stored)
 
-        def reply(fields: Mapping[str, Any]) -> Reply:
-            if "turn" in fields:
-                rest = {k: v for k, v in fields.items() if k != "turn"}
-                return Reply(text=responses[int(fields["turn"])], **rest)
-            return Reply(**fields)
+        def reply(fields: ReplyRecord) -> Reply:
+            text = responses[fields.turn] if fields.turn is not None else fields.text or ""
+            return Reply(text=text, truncated=fields.truncated, error=fields.error)
 
         return cls(
-            replies={name: reply(fields) for name, fields in (record.get("replies") or {}).items()},
-            artifacts=dict(record.get("artifacts") or {}),
-            executions={name: Execution(**run) for name, run in (record.get("executions") or {}).items()},
-            data=dict(record.get("data") or {}),
+            replies={name: reply(fields) for name, fields in stored.replies.items()},
+            artifacts=dict(stored.artifacts),
+            executions={name: Execution(**run.model_dump()) for name, run in stored.executions.items()},
+            data=dict(stored.data),
         )

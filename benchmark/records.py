@@ -15,7 +15,7 @@ from typing import Any
 
 from benchmark.categories import CaseOutcome
 from benchmark.files import append_lines, split_lines
-from benchmark.schema import SCHEMA_VERSION, CaseRecord, ValidationError, problems
+from benchmark.schema import CaseRecord, SchemaVersionError, ValidationError, problems, upgraded
 
 RESULTS_FILE = "results.jsonl"
 #: Outcomes that finish a case; ``error`` (infrastructure) and ``skipped`` cases are run again on resume.
@@ -26,16 +26,26 @@ class RecordSchemaError(ValueError):
     """A record that does not fit the schema (names the file, the line or case, and the fields)."""
 
 
-def append_record(path: Path, record: Mapping[str, Any]) -> None:
-    body = {"schema_version": SCHEMA_VERSION, **record}
+def append_record(path: Path, record: CaseRecord | Mapping[str, Any]) -> None:
+    """Append one record; fields given as a mapping are checked against :class:`CaseRecord`
+    first, and what is written is the model's JSON (the fields it was given, keys sorted)."""
+    if not isinstance(record, CaseRecord):
+        record = case_record(record, f"{path}: record of case {record.get('case')!r}")
+    append_lines(path, json.dumps(record.as_json(), sort_keys=True) + "\n", fsync=True)
+
+
+def case_record(fields: Mapping[str, Any], where: str) -> CaseRecord:
+    """``fields`` as a :class:`CaseRecord` (upgraded from an older schema version), or a
+    :class:`RecordSchemaError` naming ``where`` and the bad fields."""
     try:
-        CaseRecord.model_validate(body)
+        return CaseRecord.model_validate(upgraded(dict(fields), where))
+    except SchemaVersionError as exc:
+        raise RecordSchemaError(str(exc)) from None
     except ValidationError as exc:
-        raise RecordSchemaError(f"{path}: record of case {record.get('case')!r}: {problems(exc)}") from None
-    append_lines(path, json.dumps(body, sort_keys=True, default=str) + "\n", fsync=True)
+        raise RecordSchemaError(f"{where}: {problems(exc)}") from None
 
 
-def read_records(path: Path) -> list[dict[str, Any]]:
+def read_records(path: Path) -> list[CaseRecord]:
     """Every intact record, in file order (a torn line from a crash is skipped; a whole line that
     does not fit the schema is an error naming FILE:LINE)."""
     if not path.exists():
@@ -52,25 +62,20 @@ def read_records(path: Path) -> list[dict[str, Any]]:
             raise RecordSchemaError(f"{path}:{number}: nested too deeply to be a record") from None
         if not isinstance(value, dict):
             raise RecordSchemaError(f"{path}:{number}: a record is a JSON object, not {type(value).__name__}")
-        try:
-            CaseRecord.model_validate(value)
-        except ValidationError as exc:
-            raise RecordSchemaError(f"{path}:{number}: {problems(exc)}") from None
-        records.append(value)
+        records.append(case_record(value, f"{path}:{number}"))
     return records
 
 
-def latest_by_case(records: Iterable[Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
-    latest: dict[str, dict[str, Any]] = {}
-    for record in records:
-        latest[str(record["case"])] = dict(record)
-    return latest
+def latest_by_case(records: Iterable[CaseRecord]) -> dict[str, CaseRecord]:
+    return {record.case: record for record in records}
 
 
-def finished_cases(path: Path) -> dict[str, dict[str, Any]]:
+def latest_json(path: Path) -> list[dict[str, Any]]:
+    """The newest record per case as the JSON it was written as: what the report writers (summary,
+    HTML, JUnit, the suites' tables) take, which read records as mappings."""
+    return [record.as_json() for record in latest_by_case(read_records(path)).values()]
+
+
+def finished_cases(path: Path) -> dict[str, CaseRecord]:
     """Cases whose newest record is a model verdict (passed or failed): ``--resume`` skips these."""
-    return {
-        key: r
-        for key, r in latest_by_case(read_records(path)).items()
-        if r.get("outcome") in FINISHED_OUTCOMES
-    }
+    return {key: r for key, r in latest_by_case(read_records(path)).items() if r.outcome in FINISHED_OUTCOMES}

@@ -24,8 +24,9 @@ from benchmark.cases import Case
 from benchmark.categories import CaseOutcome
 from benchmark.plugin.case_record import verdict_fields
 from benchmark.plugin.evaluation import checked_verdict
-from benchmark.records import FINISHED_OUTCOMES, append_record, latest_by_case, read_records
+from benchmark.records import FINISHED_OUTCOMES, append_record, case_record, latest_by_case, read_records
 from benchmark.run import RunPaths, read_manifest
+from benchmark.schema import CaseRecord
 from benchmark.suites.base import Suite, get_suite
 from benchmark.textsafe import RECORD_FIELD_CHARS, scrub
 from benchmark.verdict import DatasetError, NotEvaluable
@@ -44,9 +45,7 @@ VERDICT_FIELDS: tuple[str, ...] = (
 )
 
 
-def compare(
-    original: Mapping[str, Mapping[str, Any]], rescored: Mapping[str, Mapping[str, Any]]
-) -> list[str]:
+def compare(original: Mapping[str, CaseRecord], rescored: Mapping[str, CaseRecord]) -> list[str]:
     """One line per scored case whose verdict fields differ (or that was not rescored)."""
     differences = []
     for case, record in sorted(original.items()):
@@ -54,38 +53,37 @@ def compare(
         if again is None:
             differences.append(f"{case}: not rescored")
             continue
-        changed = [f for f in VERDICT_FIELDS if _json(record.get(f)) != _json(again.get(f))]
+        before, after = record.as_json(), again.as_json()
+        changed = [f for f in VERDICT_FIELDS if _json(before.get(f)) != _json(after.get(f))]
         if changed:
-            parts = ", ".join(f"{f}: {record.get(f)!r} -> {again.get(f)!r}" for f in changed)
+            parts = ", ".join(f"{f}: {before.get(f)!r} -> {after.get(f)!r}" for f in changed)
             differences.append(f"{case}: {parts}")
     return differences
 
 
-def record_responses(record: Mapping[str, Any]) -> list[str]:
+def record_responses(record: CaseRecord) -> list[str]:
     """The responses of a record's model calls, in order (what its attempt's replies point to)."""
-    return [str(turn.get("response") or "") for turn in record.get("turns") or ()]
+    return [turn.response for turn in record.turns]
 
 
-def missing_attempts(records: Mapping[str, Mapping[str, Any]]) -> list[str]:
+def missing_attempts(records: Mapping[str, CaseRecord]) -> list[str]:
     """The cases whose record keeps no attempt (written before records kept one)."""
-    return [key for key, record in records.items() if not isinstance(record.get("attempt"), dict)]
+    return [key for key, record in records.items() if record.attempt is None]
 
 
-def score_records(
-    suite: Suite, dataset: Path, records: Mapping[str, Mapping[str, Any]]
-) -> dict[str, dict[str, Any]]:
+def score_records(suite: Suite, dataset: Path, records: Mapping[str, CaseRecord]) -> dict[str, CaseRecord]:
     """Each record with its verdict fields made again by ``suite.score`` from its stored attempt
     (a case the scoring now cannot judge is skipped or an error, as a run would record it)."""
     instances = {ref.key: ref for ref in suite.discover(dataset)}
-    rescored: dict[str, dict[str, Any]] = {}
+    rescored: dict[str, CaseRecord] = {}
     for key, record in records.items():
         instance = instances.get(key.rsplit("/", 2)[0])
-        if instance is None:
+        if instance is None or record.attempt is None:
             continue  # not in the dataset any more: listed as not rescored
-        case = Case(instance, str(record["setting"]), int(record["sample"]), float(record["temperature"]))
-        again = dict(record)
+        case = Case(instance, record.setting, record.sample, float(record.temperature or 0.0))
+        again = record.as_json()
         try:
-            attempt = Attempt.from_record(record["attempt"], record_responses(record))
+            attempt = Attempt.from_record(record.attempt, record_responses(record))
             verdict = checked_verdict(suite, suite.score(case, attempt))
             again.update(verdict_fields(verdict))
         except NotEvaluable as exc:
@@ -94,7 +92,7 @@ def score_records(
         except DatasetError as exc:
             again.update({"outcome": CaseOutcome.ERROR, "passed": False, "category": "dataset_error",
                           "detail": str(exc)})  # fmt: skip
-        rescored[key] = scrub(again, RECORD_FIELD_CHARS)
+        rescored[key] = case_record(scrub(again, RECORD_FIELD_CHARS), f"rescored record of case {key!r}")
     return rescored
 
 
@@ -105,7 +103,7 @@ def rescore(run_dir: Path) -> int:
         return 2
     manifest = read_manifest(paths)
     latest = latest_by_case(read_records(paths.results))
-    scored = {k: r for k, r in latest.items() if r.get("outcome") in FINISHED_OUTCOMES}
+    scored = {k: r for k, r in latest.items() if r.outcome in FINISHED_OUTCOMES}
     missing = missing_attempts(scored)
     if missing:
         print(

@@ -8,12 +8,14 @@ read is caught where it is made. ``schema_version`` is written into records and 
 raised when a field changes meaning; readers accept every version up to theirs.
 
 These are data contracts between the harness and the adapters (a replay line is what the replay
-adapter reads), so like :mod:`benchmark.messages` this module imports nothing of the harness.
+adapter reads), so like :mod:`benchmark.messages` this module imports nothing of the harness but
+the leaf :mod:`benchmark.categories`.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any, Literal
 
 from pydantic import (
@@ -21,23 +23,31 @@ from pydantic import (
     ConfigDict,
     Field,
     StrictBool,
+    StrictFloat,
     StrictInt,
     StrictStr,
     ValidationError,
     field_validator,
 )
 
+from benchmark.categories import CaseOutcome
+
 __all__ = [
     "SCHEMA_VERSION",
+    "AttemptRecord",
     "CaseRecord",
+    "ExecutionRecord",
     "ModelEntry",
     "ModelsFile",
     "ReplayLine",
+    "ReplyRecord",
     "RunManifest",
+    "SchemaVersionError",
     "SentMessage",
     "Turn",
     "ValidationError",
     "problems",
+    "upgraded",
 ]
 
 SCHEMA_VERSION = 1
@@ -79,37 +89,173 @@ class Turn(BaseModel):
     answered a prompt it did not fully get (see :mod:`benchmark.prompt_size`)."""
 
 
+Number = StrictInt | StrictFloat
+"""A number as it was written: an integer stays an integer (``5``, not ``5.0``), so a record read
+and written again is the same JSON."""
+
+
+class ReplyRecord(BaseModel):
+    """One reply of a stored attempt: its text, or ``turn``, the number of the record's model call
+    whose response it is (a reply can be megabytes and the record already holds it once)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    text: str | None = None
+    turn: int | None = Field(default=None, ge=0)
+    truncated: bool = False
+    error: str | None = None
+
+
+class ExecutionRecord(BaseModel):
+    """One sandbox run of a stored attempt (:class:`benchmark.attempt.Execution`)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    outcome: str
+    value: dict[str, Any] | None
+    stdout: str
+    stderr: str
+    error: str
+    wall_s: Number
+    sandbox: str
+
+
+class AttemptRecord(BaseModel):
+    """``record.attempt``: what solving the case produced (:class:`benchmark.attempt.Attempt` as
+    JSON), from which ``rescore`` scores it again. ``data`` is the suite's own facts of solving."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    replies: dict[str, ReplyRecord] = Field(default_factory=dict)
+    artifacts: dict[str, str] = Field(default_factory=dict)
+    executions: dict[str, ExecutionRecord] = Field(default_factory=dict)
+    data: dict[str, Any] = Field(default_factory=dict)
+
+
 class CaseRecord(BaseModel):
-    """One case's result. The named fields are what reports, resume and rescoring rely on; a suite
-    may add its own (``extra`` and ``scores`` are the intended places), which are kept as they are."""
+    """One case's result: a line of ``results.jsonl``.
+
+    Every field the harness writes is declared here; a record holds those it was given (an error
+    record has no verdict fields), and is written back with exactly those (``exclude_unset``), so
+    reading and writing a record keeps its JSON. The only undeclared keys are the suite's labels
+    (``Suite.labels``: MM-OptBench's ``family``, ``subcategory`` …), which the core does not name:
+    :meth:`label` reads them. ``scores``, ``extra``, ``execution`` and ``attempt.data`` are the
+    suite's own detail."""
 
     model_config = ConfigDict(extra="allow")
 
-    schema_version: int = Field(default=SCHEMA_VERSION, le=SCHEMA_VERSION)
+    schema_version: int = SCHEMA_VERSION
     suite: str
     case: str = Field(min_length=1)
-    outcome: Literal["passed", "failed", "error", "skipped"]
+    test_id: str | None = None
+    setting: str
+    sample: int = Field(ge=0)
+    temperature: Number | None = None
+    model: str | None = None
+    harness_version: str | None = None
+    dataset_version: str | None = None
+    dataset_sha256: str | None = None
+    sandbox: str | None = None
+    outcome: CaseOutcome
     passed: bool
     category: str | None = None
     detail: str = ""
-    setting: str
-    sample: int = Field(ge=0)
-    model: str | None = None
-    turns: list[Turn] = Field(default_factory=list)
+    valid_code: bool = False
+    expected_objective: Number | None = None
+    returned_objective: Number | None = None
+    recomputed_objective: Number | None = None
+    scores: dict[str, Any] = Field(default_factory=dict)
+    execution: dict[str, Any] | None = None
+    execution_time_s: Number | None = None
+    extra: dict[str, Any] = Field(default_factory=dict)
     artifact: dict[str, str] = Field(default_factory=dict)
     output: dict[str, str] = Field(default_factory=dict)
+    attempt: AttemptRecord | None = None
+    """Absent when solving did not finish (an error or skip before the attempt was complete)."""
+    model_ids: list[str] = Field(default_factory=list)
+    model_calls: int = Field(default=0, ge=0)
+    cache_hits: int = Field(default=0, ge=0)
+    cache_hit: bool = False
+    shared_reply_from: list[str] = Field(default_factory=list)
+    turns: list[Turn] = Field(default_factory=list)
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+    cost_usd: Number | None = None
+    model_time_s: Number | None = None
+    truncated: bool = False
+    total_time_s: Number | None = None
+    finished_at: str | None = None
+    end_reason: str | None = None
     traceback: str | None = None
+
+    def label(self, name: str) -> str | None:
+        """The value of one of the suite's labels (``None`` when the record does not carry it)."""
+        value = (self.model_extra or {}).get(name)
+        return None if value is None else str(value)
+
+    def as_json(self) -> dict[str, Any]:
+        """The record as it is written: the fields it was given, with their JSON values."""
+        body = self.model_dump(mode="json", exclude_unset=True)
+        return {"schema_version": self.schema_version, **body}
+
+
+#: How a record of an older schema version becomes one of this version, by version (none yet:
+#: version 1 is the first). A reader upgrades what it can and refuses what it cannot.
+UPGRADES: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {}
+
+
+class SchemaVersionError(ValueError):
+    """A record or manifest of a schema version this harness cannot read."""
+
+
+def upgraded(value: dict[str, Any], where: str) -> dict[str, Any]:
+    """``value`` (a record or manifest as read) in this schema version, or the reason it cannot
+    be, naming ``where`` (the file and line) and the version it carries."""
+    version = value.get("schema_version", SCHEMA_VERSION)
+    if not isinstance(version, int) or isinstance(version, bool):
+        raise SchemaVersionError(f"{where}: schema_version {version!r} is not a number")
+    if version > SCHEMA_VERSION:
+        raise SchemaVersionError(
+            f"{where}: schema_version {version} is newer than this harness reads ({SCHEMA_VERSION}); "
+            "update the harness"
+        )
+    while version < SCHEMA_VERSION:
+        step = UPGRADES.get(version)
+        if step is None:
+            raise SchemaVersionError(
+                f"{where}: schema_version {version} is older than this harness reads and has no "
+                f"upgrade to {SCHEMA_VERSION}"
+            )
+        value = step(value)
+        version = int(value["schema_version"])
+    return value
 
 
 class RunManifest(BaseModel):
-    """``manifest.json``: how the run was made (model, dataset, decoding, sandbox, sessions)."""
+    """``manifest.json``: how the run was made. Every section the harness writes is declared; the
+    contents of most sections are a tool's own report (``git``, ``packages``, ``sandbox``) and stay
+    open mappings. The undeclared keys are the suite's ``run_info()`` (mmopt's scoring mode …)."""
 
     model_config = ConfigDict(extra="allow")
 
-    schema_version: int = Field(default=SCHEMA_VERSION, le=SCHEMA_VERSION)
+    schema_version: int = SCHEMA_VERSION
     harness_version: str
     suite: str
     sessions: list[dict[str, Any]] = Field(default_factory=list)
+    model: dict[str, Any] | None = None
+    dataset: dict[str, Any] | None = None
+    decoding: dict[str, Any] | None = None
+    execution: dict[str, Any] | None = None
+    sandbox: dict[str, Any] | None = None
+    accounting: dict[str, Any] | None = None
+    requests: dict[str, Any] | None = None
+    git: dict[str, Any] | None = None
+    packages: dict[str, Any] | None = None
+    setting: str | None = None
+    scoring: str | None = None
+    objective_only: bool | None = None
+    oracle_for_unrunnable_references: str | None = None
+    shard: Any = None
 
 
 class ReplayUsage(BaseModel):

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from benchmark.cases import Case
 from benchmark.plugin.evaluation import assert_case_passed
+from benchmark.schema import CaseRecord
 
 
-def test_case(bench_case: Case, bench_verdict: dict[str, Any]) -> None:
+def test_case(bench_case: Case, bench_verdict: CaseRecord) -> None:
     assert_case_passed(bench_verdict)

@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from benchmark.categories import CaseOutcome
 from benchmark.records import RecordSchemaError, append_record, read_records
 from benchmark.run import RunPaths, read_manifest, write_manifest
-from benchmark.schema import SCHEMA_VERSION
+from benchmark.schema import SCHEMA_VERSION, CaseRecord
 
 GOOD = {"suite": "mmopt", "case": "mmopt/a/b/c/d/stage1/s0", "outcome": "passed", "passed": True,
         "setting": "stage1", "sample": 0}  # fmt: skip
@@ -17,9 +18,21 @@ GOOD = {"suite": "mmopt", "case": "mmopt/a/b/c/d/stage1/s0", "outcome": "passed"
 
 def test_records_are_written_with_their_schema_version_and_read_back(tmp_path: Path) -> None:
     path = tmp_path / "results.jsonl"
-    append_record(path, GOOD | {"turns": [{"key": GOOD["case"], "response": "text"}], "custom": 1})
+    given = GOOD | {
+        "turns": [{"key": GOOD["case"], "response": "text"}],
+        "custom": "x",
+        "returned_objective": 5,
+    }
+    append_record(path, given)
     (record,) = read_records(path)
-    assert record["schema_version"] == SCHEMA_VERSION and record["custom"] == 1
+    assert isinstance(record, CaseRecord)
+    assert record.schema_version == SCHEMA_VERSION and record.label("custom") == "x"
+    assert record.turns[0].response == "text" and record.outcome is CaseOutcome.PASSED
+    # written again it is the same JSON: the given keys only, and an integer stays an integer
+    assert json.loads(path.read_text()) == {"schema_version": SCHEMA_VERSION, **given}
+    append_record(path, record)
+    first, second = path.read_text().splitlines()
+    assert first == second and '"returned_objective": 5,' in first
 
 
 @pytest.mark.parametrize(
@@ -51,8 +64,19 @@ def test_a_reader_names_the_line_that_does_not_fit_and_skips_a_torn_last_line(tm
 
 def test_a_record_from_a_newer_schema_is_not_misread(tmp_path: Path) -> None:
     path = tmp_path / "results.jsonl"
-    path.write_text(json.dumps(GOOD | {"schema_version": SCHEMA_VERSION + 1}) + "\n")
-    with pytest.raises(RecordSchemaError, match="schema_version"):
+    path.write_text(
+        json.dumps(GOOD) + "\n" + json.dumps(GOOD | {"schema_version": SCHEMA_VERSION + 1}) + "\n"
+    )
+    with pytest.raises(
+        RecordSchemaError, match=rf"results.jsonl:2: schema_version {SCHEMA_VERSION + 1} is newer"
+    ):
+        read_records(path)
+
+
+def test_a_record_of_an_older_schema_without_an_upgrade_is_refused_naming_its_line(tmp_path: Path) -> None:
+    path = tmp_path / "results.jsonl"
+    path.write_text(json.dumps(GOOD | {"schema_version": 0}) + "\n")
+    with pytest.raises(RecordSchemaError, match=r"results.jsonl:1: schema_version 0 is older .* no upgrade"):
         read_records(path)
 
 

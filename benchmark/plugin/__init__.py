@@ -26,7 +26,6 @@ import atexit
 import gc
 import os
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 
@@ -41,6 +40,7 @@ from benchmark.plugin.run_folder import RunFolder
 from benchmark.plugin.status import StatusLine
 from benchmark.plugin.terminal import TerminalReport, one_line_failures
 from benchmark.plugin.workers import WorkerAccounting
+from benchmark.schema import CaseRecord
 from benchmark.suites.base import get_suite, suite_names
 
 _VALUE_OPTIONS = "optbench-value-options"
@@ -93,6 +93,6 @@ def bench_runtime(pytestconfig: pytest.Config) -> Iterator[Runtime]:
 
 
 @pytest.fixture
-def bench_verdict(request: pytest.FixtureRequest, bench_case: Case, bench_runtime: Runtime) -> dict[str, Any]:
+def bench_verdict(request: pytest.FixtureRequest, bench_case: Case, bench_runtime: Runtime) -> CaseRecord:
     """The case's record: evaluated now, or taken from the run when resuming."""
     return request.config.stash[EVALUATION].verdict(request.node, bench_case, bench_runtime)

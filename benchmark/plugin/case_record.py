@@ -17,6 +17,7 @@ from benchmark.categories import CaseOutcome
 from benchmark.messages import Message, ToolCall
 from benchmark.plugin.configuration import BenchRun
 from benchmark.prompt_size import implausible_prompt_tokens
+from benchmark.schema import CaseRecord
 from benchmark.verdict import Verdict
 
 #: Characters of a harness error's traceback kept in its record (the end, where the cause is).
@@ -64,22 +65,21 @@ def verdict_fields(verdict: Verdict) -> dict[str, Any]:
     }
 
 
-def end_reason(record: dict[str, Any]) -> str:
+def end_reason(record: CaseRecord) -> str:
     """Why the case's model side ended, for the report: the suite's own ``end_reason`` (an agent
     episode's turn or time limit, say) when its ``extra`` states one at the top or one level down,
     else what the last model call's finish says, or the fault that stopped the case first."""
-    extra = record.get("extra") or {}
+    extra = record.extra
     stated = [extra.get("end_reason")]
     stated += [value.get("end_reason") for value in extra.values() if isinstance(value, dict)]
     reason = next((str(value) for value in stated if isinstance(value, str) and value), None)
     if reason is not None:
         return reason
-    if record.get("outcome") in (CaseOutcome.ERROR, CaseOutcome.SKIPPED) and not record.get("turns"):
-        return f"no model answer: {record.get('category')}"
-    calls = record.get("turns") or []
-    if not calls:
+    if record.outcome in (CaseOutcome.ERROR, CaseOutcome.SKIPPED) and not record.turns:
+        return f"no model answer: {record.category}"
+    if not record.turns:
         return "no model call"
-    finish = calls[-1].get("finish_reason")
+    finish = record.turns[-1].finish_reason
     return "truncated at the token limit" if finish == "length" else f"model finished ({finish})"
 
 

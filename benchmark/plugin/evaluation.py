@@ -15,10 +15,10 @@ from __future__ import annotations
 import gc
 import time
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 import pytest
 
@@ -26,15 +26,17 @@ from adapters.base import AdapterError, ModelAdapter, OracleUnavailable
 from adapters.cache import CachedAdapter
 from adapters.record import CallLog, ReplayRecorder
 from benchmark.cases import Case
+from benchmark.categories import CaseOutcome
 from benchmark.plugin.case_record import TRACEBACK_TAIL_CHARS, base_record, end_reason, turns, verdict_fields
 from benchmark.plugin.collection import CASE_FIXTURE, is_case_item
 from benchmark.plugin.configuration import BenchRun, hidden_paths
 from benchmark.plugin.model_side import ModelSide, build_model_side, share_of
 from benchmark.prefetch import GenerationPhase, Share
-from benchmark.records import append_record, finished_cases
+from benchmark.records import append_record, case_record, finished_cases
 from benchmark.reporting.junit import CASE_PROPERTIES
 from benchmark.run import now_iso
 from benchmark.sandbox import Limits, Sandbox, SandboxKind, create_sandbox, kind_for_option
+from benchmark.schema import CaseRecord
 from benchmark.suites.base import CaseContext, Suite
 from benchmark.textsafe import RECORD_FIELD_CHARS, scrub
 from benchmark.verdict import DatasetError, InfrastructureError, NotEvaluable, Verdict
@@ -49,7 +51,7 @@ class Runtime:
     """The adapter of another alias a suite asks (see :meth:`ModelSide.other`)."""
     sandbox: Sandbox
     limits: Limits
-    finished: dict[str, dict[str, Any]]
+    finished: dict[str, CaseRecord]
     dataset: dict[str, str]
 
 
@@ -122,25 +124,24 @@ class CaseEvaluation:
             dataset=run.dataset_fingerprint,
         )
 
-    def verdict(self, node: pytest.Item, case: Case, runtime: Runtime) -> dict[str, Any]:
+    def verdict(self, node: pytest.Item, case: Case, runtime: Runtime) -> CaseRecord:
         """The ``bench_verdict`` fixture: evaluate the case (or take its record when resuming),
         return its record, and skip or fail the item when the case was not scored."""
         assert self.run.run is not None
         record = runtime.finished.get(case.key)
         if record is None:
             record = self._evaluate(case, runtime, self.run.run.results)
-        node.user_properties.extend(junit_case_properties(record, self.run.suite))
-        if record["outcome"] == "skipped":
-            pytest.skip(f"[{record['category']}] {record['detail']}")
-        if record["outcome"] == "error":
+        node.user_properties.extend(junit_case_properties(record.as_json(), self.run.suite))
+        if record.outcome == CaseOutcome.SKIPPED:
+            pytest.skip(f"[{record.category}] {record.detail}")
+        if record.outcome == CaseOutcome.ERROR:
             pytest.fail(
-                f"[{record['category']}] {record['detail']} "
-                "(not a model failure; --resume runs this case again)",
+                f"[{record.category}] {record.detail} (not a model failure; --resume runs this case again)",
                 pytrace=False,
             )
         return record
 
-    def _evaluate(self, case: Case, runtime: Runtime, results: Path) -> dict[str, Any]:
+    def _evaluate(self, case: Case, runtime: Runtime, results: Path) -> CaseRecord:
         """Run the suite's evaluation of the case and append its one record, whatever happens."""
         options, suite = self.run.options, self.run.suite
         calls = CallLog(runtime.adapter)
@@ -153,20 +154,20 @@ class CaseEvaluation:
             objective_only=options.objective_only,
             max_tokens=options.max_tokens,
         )
-        record = base_record(case, self.run, runtime.dataset, sandbox=str(runtime.sandbox.kind))
+        fields = base_record(case, self.run, runtime.dataset, sandbox=str(runtime.sandbox.kind))
         started = time.perf_counter()
         problem: tuple[str, str, str] | None = None  # (outcome, category, detail)
         ran: list[SandboxKind] = []
         try:
             with runtime.sandbox.tracking() as ran:
                 attempt = suite.solve(case, context)
-            record["attempt"] = attempt.as_record([completion.text for _, completion in calls.turns])
-            record.update(verdict_fields(checked_verdict(suite, suite.score(case, attempt))))
+            fields["attempt"] = attempt.as_record([completion.text for _, completion in calls.turns])
+            fields.update(verdict_fields(checked_verdict(suite, suite.score(case, attempt))))
         except OracleUnavailable as exc:
             problem = ("skipped", "oracle_unavailable", str(exc))
         except NotEvaluable as exc:
             problem = ("skipped", "not_evaluable", str(exc))
-            record["extra"] = exc.extra
+            fields["extra"] = exc.extra
         except AdapterError as exc:
             if exc.kind == "unsupported_input":
                 problem = ("skipped", exc.kind, str(exc))
@@ -178,9 +179,9 @@ class CaseEvaluation:
             problem = ("error", exc.category, str(exc))
         except Exception as exc:  # a bug in the suite's evaluation: recorded, never lost
             problem = ("error", "harness_error", f"{type(exc).__name__}: {exc}")
-            record["traceback"] = "".join(traceback.format_exception(exc))[-TRACEBACK_TAIL_CHARS:]
+            fields["traceback"] = "".join(traceback.format_exception(exc))[-TRACEBACK_TAIL_CHARS:]
         accounting = context.accounting
-        record.update(
+        fields.update(
             {
                 "model_ids": context.model_ids,
                 "model_calls": accounting.calls,
@@ -199,12 +200,12 @@ class CaseEvaluation:
         )
         if problem is not None:
             outcome, category, detail = problem
-            record.update({"outcome": outcome, "passed": False, "category": category, "detail": detail})
+            fields.update({"outcome": outcome, "passed": False, "category": category, "detail": detail})
         if ran:  # the kinds the case's executions ran in (a warm pool runs some cold)
-            record["sandbox"] = "+".join(sorted({str(kind) for kind in ran}))
-        record["end_reason"] = end_reason(record)
+            fields["sandbox"] = "+".join(sorted({str(kind) for kind in ran}))
         # No lone surrogate (it cannot be written) and no field over the record's bound.
-        record = cast(dict[str, Any], scrub(record, RECORD_FIELD_CHARS))
+        record = case_record(scrub(fields, RECORD_FIELD_CHARS), f"{results}: record of case {case.key!r}")
+        record.end_reason = end_reason(record)
         append_record(results, record)
         if options.record is not None:
             ReplayRecorder(options.record).append(case.key, calls.turns)
@@ -214,18 +215,19 @@ class CaseEvaluation:
 EVALUATION = pytest.StashKey[CaseEvaluation]()
 
 
-def junit_case_properties(record: dict[str, Any], suite: Suite) -> list[tuple[str, Any]]:
+def junit_case_properties(written: Mapping[str, Any], suite: Suite) -> list[tuple[str, Any]]:
     """A case's JUnit properties: its labels, verdict, tokens, cost and time. The returned and
     expected objective are named after what the suite's number is (its optional
-    ``objective_label``, e.g. ``O-Eval`` → ``returned_o_eval``; ``objective`` when not declared)."""
+    ``objective_label``, e.g. ``O-Eval`` → ``returned_o_eval``; ``objective`` when not declared),
+    from the record as written (the suite's labels are keys of it like any other field)."""
     slug = suite.objective_label.lower().replace("-", "_").replace(" ", "_")
     names = {"returned_objective": f"returned_{slug}", "expected_objective": f"expected_{slug}"}
     properties = [
-        (names.get(key, key), record[key])
+        (names.get(key, key), written[key])
         for key in (*suite.labels, "category", "returned_objective", "expected_objective", *CASE_PROPERTIES)
-        if record.get(key) is not None
+        if written.get(key) is not None
     ]
-    properties.append(("outcome", record["outcome"]))
+    properties.append(("outcome", written["outcome"]))
     return properties
 
 
@@ -239,9 +241,9 @@ def checked_verdict(suite: Suite, verdict: Verdict) -> Verdict:
     return verdict
 
 
-def assert_case_passed(record: dict[str, Any]) -> None:
+def assert_case_passed(record: CaseRecord) -> None:
     """The body of every benchmark item: a model failure fails the test with its category."""
-    if not record["passed"]:
-        expected, returned = record.get("expected_objective"), record.get("returned_objective")
+    if not record.passed:
+        expected, returned = record.expected_objective, record.returned_objective
         numbers = f" (returned {returned}, expected {expected})" if returned is not None else ""
-        pytest.fail(f"[{record['category']}] {record['detail']}{numbers}", pytrace=False)
+        pytest.fail(f"[{record.category}] {record.detail}{numbers}", pytrace=False)

@@ -22,7 +22,7 @@ from benchmark.budget import budget_lines
 from benchmark.ledger import LEDGER_FILE, RequestLedger
 from benchmark.plugin.collection import SELECTION
 from benchmark.plugin.configuration import BenchRun, hidden_paths, start_run_folder
-from benchmark.records import latest_by_case, read_records
+from benchmark.records import latest_by_case, latest_json, read_records
 from benchmark.reporting.baseline import junit_properties, run_gate
 from benchmark.reporting.junit import label_junit
 from benchmark.reporting.run_reports import run_info_from_manifest, summarize_run, write_summary
@@ -105,7 +105,7 @@ class RunFolder:
         if outcome is None or not xmlpath:
             return
         gate = outcome.summary["run"].get("gate")
-        records = list(latest_by_case(read_records(self.paths.results)).values())
+        records = latest_json(self.paths.results)
         label_junit(Path(xmlpath), outcome.summary, records, junit_properties(gate) if gate else None)
 
     def _descriptions(self) -> tuple[dict[str, object], dict[str, object]]:
@@ -234,9 +234,9 @@ def problem_lines(paths: RunPaths, selected: list[str] | None) -> tuple[str, ...
         record = latest.get(key)
         if record is None:
             lines.append(f"ERROR {key}: [not recorded] the session ended before this case had a record")
-        elif record["outcome"] in word:
-            detail = " ".join(str(record.get("detail") or "").split())
-            lines.append(f"{word[record['outcome']]} {key}: [{record.get('category')}] {detail}"[:400])
+        elif record.outcome in word:
+            detail = " ".join(record.detail.split())
+            lines.append(f"{word[record.outcome]} {key}: [{record.category}] {detail}"[:400])
     if len(lines) > PROBLEM_LINES_SHOWN:
         more = len(lines) - PROBLEM_LINES_SHOWN
         lines = [*lines[:PROBLEM_LINES_SHOWN], f"… and {more} more (each in {paths.results})"]

@@ -68,10 +68,9 @@ def load_run(root: Path) -> LoadedRun:
     suite = get_suite(str(manifest["suite"]))
     official = suite.official_settings
     records = {
-        key: record
+        key: record.as_json()
         for key, record in latest_by_case(read_records(paths.results)).items()
-        if record.get("outcome") in FINISHED_OUTCOMES
-        and (official is None or record.get("setting") in official)
+        if record.outcome in FINISHED_OUTCOMES and (official is None or record.setting in official)
     }
     return LoadedRun(root, manifest, records)
 

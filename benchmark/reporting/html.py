@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmark.categories import CaseOutcome
-from benchmark.records import latest_by_case, read_records
+from benchmark.records import latest_json
 from benchmark.reporting.render import accounting_lines, headline, summary_tables
 from benchmark.run import RunPaths
 from benchmark.suites.base import Grouping, get_suite, suite_names
@@ -615,7 +615,7 @@ def write_html_report(
 ) -> None:
     """Write ``report.html`` beside ``summary.md`` (records read from the run log when not given)."""
     if records is None:
-        records = list(latest_by_case(read_records(paths.results)).values())
+        records = latest_json(paths.results)
     suite = str((summary.get("run") or {}).get("suite"))
     steps = get_suite(suite).case_steps if suite in suite_names() else None
     groupings = get_suite(suite).groupings if suite in suite_names() else ()

@@ -142,7 +142,7 @@ def merge_runs(shard_dirs: Sequence[Path], out: Path) -> MergeResult:
             if key in owner:
                 duplicated.append(f"{key} ({owner[key]} and {paths.root})")
             owner[key] = paths.root
-            records[key] = record
+            records[key] = record.as_json()
     if duplicated:
         shown = "; ".join(duplicated[:10])
         raise MergeError(f"refusing to merge: {len(duplicated)} case(s) recorded by two shards: {shown}")

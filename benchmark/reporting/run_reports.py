@@ -8,7 +8,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from benchmark.records import latest_by_case, read_records
+from benchmark.records import latest_json
 from benchmark.reporting.html import write_html_report
 from benchmark.reporting.render import to_markdown
 from benchmark.reporting.summary import build_summary
@@ -44,7 +44,7 @@ def summarize_run(
     paths: RunPaths, run_info: dict[str, Any], suite: Suite, selected: list[str] | None = None
 ) -> dict[str, Any]:
     """Build the summary of the run's latest record per case and write its report files."""
-    records = list(latest_by_case(read_records(paths.results)).values())
+    records = latest_json(paths.results)
     summary = build_summary(
         records,
         run_info,

@@ -58,7 +58,7 @@ def _compare(args: argparse.Namespace) -> int:
         if not found:
             print(f"{run}: no results.jsonl with records")
             return 2
-        records.extend(latest_by_case(found).values())
+        records.extend(record.as_json() for record in latest_by_case(found).values())
     tables = report_tables(records)
     if not tables:
         print("no scored nldata records in these runs")

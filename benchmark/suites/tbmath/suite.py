@@ -432,11 +432,11 @@ def load_baseline(run_dir: Path) -> dict[str, dict[str, Any]]:
     if not path.is_file():
         raise pytest.UsageError(f"--baseline {run_dir}: no {RESULTS_FILE} in that folder")
     out: dict[str, dict[str, Any]] = {}
-    for record in sorted(latest_by_case(read_records(path)).values(), key=lambda r: r.get("sample", 0)):
-        scores = record.get("scores") or {}
-        if record.get("suite") != SUITE_NAME or "multi_o_eval" not in scores:
+    for record in sorted(latest_by_case(read_records(path)).values(), key=lambda r: r.sample):
+        scores = record.scores
+        if record.suite != SUITE_NAME or "multi_o_eval" not in scores:
             continue
-        out.setdefault(str(record.get("instance_id")), {"raw": scores.get("gated_raw"), **scores})
+        out.setdefault(str(record.label("instance_id")), {"raw": scores.get("gated_raw"), **scores})
     if not out:
         raise pytest.UsageError(f"--baseline {run_dir}: no scored tbmath record in {RESULTS_FILE}")
     return out
