@@ -6,6 +6,11 @@ agent that does a job cheaply uses more of its capacity, so cost and capacity pu
 other. Capacities are a fixed share of each agent's total use divided by the number of agents, and
 the verified optimum must show that they bind: giving every job to its cheapest agent overloads
 some agent, and the optimum uses at least two agents.
+
+Medium and hard instances have, like the release's, many agents and few jobs per agent (about 1.5
+to 2), where that share falls below an agent's largest resource use; there an agent's capacity is
+raised to its largest use, so every job fits every agent alone and the capacities decide which
+jobs can share an agent.
 """
 
 from __future__ import annotations
@@ -34,6 +39,7 @@ class Regime:
     cost_base: int  # cost = cost_base - use + noise: cheap assignments are the resource-hungry ones
     noise: tuple[int, int]
     tightness: tuple[float, float]  # capacity = tightness × (agent's total use) / agents
+    fit_largest_use: bool = False  # raise a capacity below the agent's largest use to that use
 
 
 REGIMES: dict[str, Regime] = {
@@ -41,10 +47,22 @@ REGIMES: dict[str, Regime] = {
         agents=(3, 3), jobs=(7, 8), use=(3, 15), cost_base=22, noise=(-3, 8), tightness=(0.85, 0.95)
     ),
     "medium": Regime(
-        agents=(4, 4), jobs=(11, 12), use=(3, 18), cost_base=26, noise=(-4, 10), tightness=(0.8, 0.9)
+        agents=(6, 8),
+        jobs=(12, 16),
+        use=(3, 18),
+        cost_base=26,
+        noise=(-4, 10),
+        tightness=(0.8, 0.9),
+        fit_largest_use=True,
     ),
     "hard": Regime(
-        agents=(5, 6), jobs=(16, 18), use=(3, 20), cost_base=30, noise=(-5, 12), tightness=(0.75, 0.85)
+        agents=(11, 15),
+        jobs=(18, 22),
+        use=(3, 20),
+        cost_base=30,
+        noise=(-5, 12),
+        tightness=(0.75, 0.85),
+        fit_largest_use=True,
     ),
 }
 
@@ -75,6 +93,8 @@ def instantiate(rng: random.Random, structure: Structure, difficulty: str) -> di
             for job in structure.jobs
         }
         capacity[agent] = int(tightness * sum(use[agent].values()) / len(structure.agents))
+        if regime.fit_largest_use:
+            capacity[agent] = max(capacity[agent], max(use[agent].values()))
     everyone = list(structure.agents)
     return {  # the official schema; every agent may take every task
         "variant_type": "generalized_assignment_problem",
