@@ -412,16 +412,15 @@ def _tw_brute_force(data: tw_solvers.WindowData) -> int | None:
 
 
 @pytest.mark.parametrize("seed", range(6))
-def test_tsptw_milp_and_label_dp_match_exhaustive_search(seed):
+def test_tsptw_milp_label_dp_and_cpsat_match_exhaustive_search(seed):
     rng = random.Random(seed)
     data = _random_window_data(rng, 7)
     expected = _tw_brute_force(data)
-    found_milp, found_dp = tw_solvers.windows_milp(data), tw_solvers.label_dp(data)
+    found = [tw_solvers.windows_milp(data), tw_solvers.label_dp(data), tw_solvers.circuit_cpsat(data)]
     if expected is None:
-        assert found_milp is None and found_dp is None
+        assert found == [None, None, None]
         return
-    assert found_milp is not None and found_dp is not None
-    for total, order in (found_milp, found_dp):
+    for total, order in (result or (None, []) for result in found):
         assert total == expected
         assert sorted(order) == list(range(7)) and order[0] == 0
         assert tw_solvers.schedule(data, order) is not None and tw_solvers.tour_cost(data, order) == expected
@@ -432,6 +431,7 @@ def test_tsptw_solvers_agree_that_impossible_windows_have_no_tour():
     data = _random_window_data(rng, 6)
     closed = tw_solvers.WindowData(data.cost, data.service, (data.windows[0], (0, 0), *data.windows[2:]))
     assert tw_solvers.windows_milp(closed) is None and tw_solvers.label_dp(closed) is None
+    assert tw_solvers.circuit_cpsat(closed) is None
 
 
 def test_tsptw_milp_stops_at_its_time_limit_on_an_official_hard_instance():
@@ -440,6 +440,18 @@ def test_tsptw_milp_stops_at_its_time_limit_on_an_official_hard_instance():
     instance = _official_tsptw("hard", "tsptw_h_002")
     with pytest.raises(RuntimeError, match="did not solve"):
         tw_solvers.windows_milp(tsptw.window_data(instance), time_limit_s=1.0)
+
+
+def test_tsptw_reference_certifies_the_official_hard_instance_the_milp_cannot():
+    """Beyond 14 nodes the reference is the label DP: on the release's tsptw_h_002 it proves the
+    optimum the release's meta.json states (210.87) in a fraction of a second."""
+    instance = _official_tsptw("hard", "tsptw_h_002")
+    meta = json.loads((OFFICIAL_TSPTW / "hard" / "tsptw_h_002" / "meta.json").read_text(encoding="utf-8"))
+    reference = tsptw.reference_solve(instance)
+    assert reference.method == tsptw.DP_METHOD
+    assert reference.objective == pytest.approx(meta["objective_value"]) == 210.87
+    check = _generator(TSPTW).check_solution(instance, reference.solution)
+    assert check.feasible and check.objective == pytest.approx(210.87)
 
 
 def test_tsptw_window_data_keeps_fractional_service_times_and_windows():
@@ -553,9 +565,10 @@ def test_tsptw_windows_bind_in_every_shipped_package():
         instance, solution, meta = _load(package)
         customers[meta["difficulty"]].append(len(instance["sets"]["customers"]))
         assert tsptw.vacuous_windows(instance) == []
-        # the windowless optimum (Held-Karp) is cheaper and misses a window in both directions
+        # the windowless optimum (Held-Karp; subtour cuts beyond its 16-node memory reach) is
+        # cheaper and misses a window in both directions
         data = tsptw.window_data(instance)
-        total, order = routing.held_karp(data.cost)
+        total, order = (routing.held_karp if data.size <= 16 else routing.subtour_milp)(data.cost)
         assert routing.from_units(total, tsptw.travel_rule(instance)) < solution["objective_value"]
         names = tsptw.nodes(instance)
         for direction in (order, [0, *reversed(order[1:])]):

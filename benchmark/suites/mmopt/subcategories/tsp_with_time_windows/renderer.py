@@ -7,6 +7,7 @@ exactly in the table; the map only shows where the locations lie.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -47,7 +48,11 @@ def _tables(instance: Mapping[str, Any]) -> list[Table]:
             )
         )
     header = ("node", "x", "y", "window opens", "window closes", "service time")
-    return [Table("Locations, time windows and service times", header, tuple(rows), max_rows_per_block=7)]
+    # blocks of seven rows, but never more than two side by side: a 32-row hard table as three to
+    # five blocks of six columns each is too wide to read at the figure's scale
+    per_block = max(7, math.ceil(len(rows) / 2))
+    title = "Locations, time windows and service times"
+    return [Table(title, header, tuple(rows), max_rows_per_block=per_block)]
 
 
 def render(instance: Mapping[str, Any]) -> list[RenderedVisual]:

@@ -14,11 +14,13 @@ from benchmark.suites.mmopt.subcategories.tsp_with_time_windows.generator import
     grid_size,
     heuristic_summary,
     travel_rule,
+    uses_big_m,
 )
 
 CANONICAL_SPECIFICATION = resource_text(__name__, "canonical_specification.txt.tmpl")
 MATH_MODEL = resource_text(__name__, "math_model.md.tmpl")
 SOLVER_TEMPLATE = resource_text(__name__, "solver_ref.py.tmpl")
+DP_SOLVER_TEMPLATE = resource_text(__name__, "solver_ref_dp.py.tmpl")
 
 _TEXT = text_fragments(__name__, "task_text.toml")
 READING = _TEXT["reading"]
@@ -91,7 +93,9 @@ def math_model(record: VerifiedRecord) -> str:
 def solver_ref(record: VerifiedRecord) -> str:
     instance = record.instance
     names = instance["sets"]["nodes"]
-    return SOLVER_TEMPLATE.format(
+    # the reference's own method: the big-M MILP would take 5-10 s at the hard tier's size
+    template = SOLVER_TEMPLATE if uses_big_m(instance) else DP_SOLVER_TEMPLATE
+    return template.format(
         instance_id=record.instance_id,
         depot=instance["depot"],
         coordinates={n: tuple(instance["coordinates"][n]) for n in names},
