@@ -26,6 +26,7 @@ import openai
 from adapters.base import AdapterError, Completion, CompletionRequest, Usage
 from adapters.models_file import ModelSpec
 from adapters.retry import Fault, call_with_retries, is_retryable_status, retry_after_s
+from benchmark.categories import SkipCategory
 from benchmark.messages import ImagePart, Message, TextPart, ToolCall
 
 __all__ = ["OpenAIChatAdapter"]
@@ -102,7 +103,7 @@ class OpenAIChatAdapter:
                 f"model {self.spec.alias} ({self.spec.model}) does not take images "
                 f"(supports_images = false in {self.spec.source}); case {request.case_key} "
                 f"attaches {', '.join(images)}",
-                kind="unsupported_input",
+                kind=SkipCategory.UNSUPPORTED_INPUT,
             )
 
     def complete(self, request: CompletionRequest) -> Completion:

@@ -45,3 +45,13 @@ class InfrastructureCategory(StrEnum):
     SANDBOX_ERROR = "sandbox_error"
     DATASET_ERROR = "dataset_error"
     HARNESS_ERROR = "harness_error"
+
+
+class SkipCategory(StrEnum):
+    """Why a case was recorded as ``skipped`` rather than scored: the oracle has no answer for it,
+    its setting cannot judge it (``NotEvaluable``), or the model cannot take its input (images to a
+    text-only model)."""
+
+    ORACLE_UNAVAILABLE = "oracle_unavailable"
+    NOT_EVALUABLE = "not_evaluable"
+    UNSUPPORTED_INPUT = "unsupported_input"

@@ -30,7 +30,8 @@ def append_record(path: Path, record: CaseRecord | Mapping[str, Any]) -> None:
     """Append one record; fields given as a mapping are checked against :class:`CaseRecord`
     first, and what is written is the model's JSON (the fields it was given, keys sorted)."""
     if not isinstance(record, CaseRecord):
-        record = case_record(record, f"{path}: record of case {record.get('case')!r}")
+        fields = record
+        record = case_record(fields, f"{path}: record of case {fields.get('case')!r}")
     append_lines(path, json.dumps(record.as_json(), sort_keys=True) + "\n", fsync=True)
 
 

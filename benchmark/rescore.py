@@ -21,7 +21,7 @@ from typing import Any
 
 from benchmark.attempt import Attempt
 from benchmark.cases import Case
-from benchmark.categories import CaseOutcome
+from benchmark.categories import CaseOutcome, InfrastructureCategory, SkipCategory
 from benchmark.plugin.case_record import verdict_fields
 from benchmark.plugin.evaluation import checked_verdict
 from benchmark.records import FINISHED_OUTCOMES, append_record, case_record, latest_by_case, read_records
@@ -87,11 +87,11 @@ def score_records(suite: Suite, dataset: Path, records: Mapping[str, CaseRecord]
             verdict = checked_verdict(suite, suite.score(case, attempt))
             again.update(verdict_fields(verdict))
         except NotEvaluable as exc:
-            again.update({"outcome": CaseOutcome.SKIPPED, "passed": False, "category": "not_evaluable",
-                          "detail": str(exc)})  # fmt: skip
+            again.update({"outcome": CaseOutcome.SKIPPED, "passed": False,
+                          "category": SkipCategory.NOT_EVALUABLE, "detail": str(exc)})  # fmt: skip
         except DatasetError as exc:
-            again.update({"outcome": CaseOutcome.ERROR, "passed": False, "category": "dataset_error",
-                          "detail": str(exc)})  # fmt: skip
+            again.update({"outcome": CaseOutcome.ERROR, "passed": False,
+                          "category": InfrastructureCategory.DATASET_ERROR, "detail": str(exc)})  # fmt: skip
         rescored[key] = case_record(scrub(again, RECORD_FIELD_CHARS), f"rescored record of case {key!r}")
     return rescored
 

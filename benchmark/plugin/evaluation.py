@@ -26,7 +26,7 @@ from adapters.base import AdapterError, ModelAdapter, OracleUnavailable
 from adapters.cache import CachedAdapter
 from adapters.record import CallLog, ReplayRecorder
 from benchmark.cases import Case
-from benchmark.categories import CaseOutcome
+from benchmark.categories import CaseOutcome, InfrastructureCategory, SkipCategory
 from benchmark.plugin.case_record import TRACEBACK_TAIL_CHARS, base_record, end_reason, turns, verdict_fields
 from benchmark.plugin.collection import CASE_FIXTURE, is_case_item
 from benchmark.plugin.configuration import BenchRun, hidden_paths
@@ -164,21 +164,25 @@ class CaseEvaluation:
             fields["attempt"] = attempt.as_record([completion.text for _, completion in calls.turns])
             fields.update(verdict_fields(checked_verdict(suite, suite.score(case, attempt))))
         except OracleUnavailable as exc:
-            problem = ("skipped", "oracle_unavailable", str(exc))
+            problem = (CaseOutcome.SKIPPED, SkipCategory.ORACLE_UNAVAILABLE, str(exc))
         except NotEvaluable as exc:
-            problem = ("skipped", "not_evaluable", str(exc))
+            problem = (CaseOutcome.SKIPPED, SkipCategory.NOT_EVALUABLE, str(exc))
             fields["extra"] = exc.extra
         except AdapterError as exc:
-            if exc.kind == "unsupported_input":
-                problem = ("skipped", exc.kind, str(exc))
+            if exc.kind == SkipCategory.UNSUPPORTED_INPUT:
+                problem = (CaseOutcome.SKIPPED, exc.kind, str(exc))
             else:
-                problem = ("error", "api_error", f"{exc.kind}: {exc}")
+                problem = (CaseOutcome.ERROR, InfrastructureCategory.API_ERROR, f"{exc.kind}: {exc}")
         except DatasetError as exc:
-            problem = ("error", "dataset_error", str(exc))
+            problem = (CaseOutcome.ERROR, InfrastructureCategory.DATASET_ERROR, str(exc))
         except InfrastructureError as exc:
-            problem = ("error", exc.category, str(exc))
+            problem = (CaseOutcome.ERROR, exc.category, str(exc))
         except Exception as exc:  # a bug in the suite's evaluation: recorded, never lost
-            problem = ("error", "harness_error", f"{type(exc).__name__}: {exc}")
+            problem = (
+                CaseOutcome.ERROR,
+                InfrastructureCategory.HARNESS_ERROR,
+                f"{type(exc).__name__}: {exc}",
+            )
             fields["traceback"] = "".join(traceback.format_exception(exc))[-TRACEBACK_TAIL_CHARS:]
         accounting = context.accounting
         fields.update(

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from benchmark.categories import CaseOutcome, InfrastructureCategory
 from benchmark.plugin.case_record import base_record
 from benchmark.plugin.collection import SELECTION, case_of_nodeid, selected_keys
 from benchmark.plugin.configuration import WORKER_DATASET, WORKER_RUN_DIR, WORKER_SESSION, BenchRun
@@ -47,9 +48,9 @@ class WorkerAccounting:
         detail = f"the xdist worker {getattr(worker, 'id', '?')} died while running this case"
         record = {
             **base_record(case, run, run.dataset_fingerprint, sandbox=None),
-            "outcome": "error",
+            "outcome": CaseOutcome.ERROR,
             "passed": False,
-            "category": "harness_error",
+            "category": InfrastructureCategory.HARNESS_ERROR,
             "detail": detail,
             "finished_at": now_iso(),
         }

@@ -55,13 +55,13 @@ def modify(
         messages = modifier_messages(outcome.artifact, outcome.attempt.error, ode=ode)
         reply = ask(messages, number, partial(fenced, outcome.artifact, ode=ode))
         extracted = extract(reply, ode=ode)
-        record: dict[str, Any] = {"pass": number, "sent": [m.plain_text() for m in messages]}
+        step: dict[str, Any] = {"pass": number, "sent": [m.plain_text() for m in messages]}
         if extracted.artifact is None:
-            record["result"] = {"category": ExecutionCategory.RESPONSE_CONTRACT, "error": extracted.violation}
-            outcome.passes.append(record)
+            step["result"] = {"category": ExecutionCategory.RESPONSE_CONTRACT, "error": extracted.violation}
+            outcome.passes.append(step)
             continue
         outcome.artifact = extracted.artifact
         outcome.attempt = execute(extracted.artifact)
-        record["result"] = outcome.attempt.as_record()
-        outcome.passes.append(record)
+        step["result"] = outcome.attempt.as_record()
+        outcome.passes.append(step)
     return outcome

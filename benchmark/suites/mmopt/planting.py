@@ -193,25 +193,25 @@ def _replace_once(text: str, pattern: str, replacement: str, what: str) -> str:
 
 def _misread(package: Package) -> tuple[str, dict[str, Any]]:
     """(misread solver code, misread structured instance): one public value read wrong in both."""
-    record = copy.deepcopy(public_record(package))
+    public = copy.deepcopy(public_record(package))
     code = package.solver_ref
     if package.subcategory == "maximum_flow":
         cut = {str(n) for n in package.solution_ref["min_cut_S"]}
         arc = next(
             a
-            for a in record["arcs"]
+            for a in public["arcs"]
             if str(a["from"]) in cut and str(a["to"]) not in cut and a["capacity"] >= 1
         )
         u, v, cap = arc["from"], arc["to"], arc["capacity"]
         arc["capacity"] = cap - 1
         code = _replace_once(code, rf"\({u}, {v}, {cap}\)", f"({u}, {v}, {cap - 1})", package.instance_id)
-        return code, record
+        return code, public
     if package.subcategory == "minimum_cost_flow":
-        node, supply = next((k, s) for k, s in record["supply"].items() if s > 0)
-        record["supply"][node] = supply + 1
+        node, supply = next((k, s) for k, s in public["supply"].items() if s > 0)
+        public["supply"][node] = supply + 1
         line = next(line for line in code.splitlines() if line.startswith("SUPPLY = {"))
         misread = _replace_once(line, rf"(?<=[{{ ]){node}: {supply}(?=[,}}])", f"{node}: {supply + 1}", node)
-        return code.replace(line, misread), record
+        return code.replace(line, misread), public
     raise ValueError(f"misread_value is planted only in {', '.join(FLOW_SUBCATEGORIES)}")
 
 

@@ -75,16 +75,16 @@ class Stage2Check:
 
     def as_record(self) -> dict[str, Any]:
         """What a result record keeps (the extraction itself is left out: it can be large)."""
-        record: dict[str, Any] = {"status": self.status}
+        fields: dict[str, Any] = {"status": self.status}
         if self.differences:
-            record["differences"] = list(self.differences)
+            fields["differences"] = list(self.differences)
         if self.unresolved:
-            record["unresolved"] = self.unresolved
+            fields["unresolved"] = self.unresolved
         if self.detail:
-            record["detail"] = self.detail
+            fields["detail"] = self.detail
         if self.notes:
-            record["notes"] = list(self.notes)
-        return record
+            fields["notes"] = list(self.notes)
+        return fields
 
 
 def public_record(package: Package) -> dict[str, Any]:

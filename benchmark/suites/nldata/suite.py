@@ -281,8 +281,8 @@ def _execution_record(execution: Execution) -> dict[str, Any]:
     return dataclasses.asdict(execution)
 
 
-def _execution_of(record: Mapping[str, Any]) -> Execution:
-    return Execution(**{**record, "ampl_only": tuple(record["ampl_only"])})
+def _execution_of(stored: Mapping[str, Any]) -> Execution:
+    return Execution(**{**stored, "ampl_only": tuple(stored["ampl_only"])})
 
 
 def _dumped_record(dumped: Dumped | None) -> dict[str, Any] | None:
@@ -295,12 +295,12 @@ def _dumped_record(dumped: Dumped | None) -> dict[str, Any] | None:
     }
 
 
-def _dumped_of(record: Mapping[str, Any] | None) -> Dumped | None:
-    if record is None:
+def _dumped_of(stored: Mapping[str, Any] | None) -> Dumped | None:
+    if stored is None:
         return None
     return Dumped(
-        {name: tuple(members) for name, members in record["sets"].items()},
-        {name: {tuple(k): v for k, v in pairs} for name, pairs in record["params"].items()},
+        {name: tuple(members) for name, members in stored["sets"].items()},
+        {name: {tuple(k): v for k, v in pairs} for name, pairs in stored["params"].items()},
     )
 
 

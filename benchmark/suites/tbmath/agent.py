@@ -215,8 +215,8 @@ def run_episode(
             attachments: list[ImagePart] = []
             for action in actions:
                 remaining = limits.wall_s - (clock() - start)
-                text, image, record = _perform(action, workspace, turn_sandbox, limits, remaining, images_dir)
-                turn["actions"].append(record)
+                text, image, step = _perform(action, workspace, turn_sandbox, limits, remaining, images_dir)
+                turn["actions"].append(step)
                 if image is not None:
                     attachments.append(image)
                 if action.call_id is not None:
@@ -278,30 +278,30 @@ def _perform(
     remaining_s: float,
     images_dir: Path,
 ) -> tuple[str, ImagePart | None, dict[str, Any]]:
-    record: dict[str, Any] = {"tool": action.tool, "input": _bounded(action.argument)}
+    step: dict[str, Any] = {"tool": action.tool, "input": _bounded(action.argument)}
     if action.tool == "view_image":
         data = workspace.read(action.argument.strip())
         if data is None or not data.startswith(b"\x89PNG"):
             text = f"[view_image] no PNG file at {action.argument.strip()!r}"
-            record["result"] = text
-            return text, None, record
+            step["result"] = text
+            return text, None, step
         target = images_dir / f"{len(list(images_dir.iterdir()))}.png"
         target.write_bytes(data)
-        record["result"] = f"attached {action.argument.strip()}"
+        step["result"] = f"attached {action.argument.strip()}"
         return (
             f"[view_image] {action.argument.strip()} is attached below",
             ImagePart.from_file(target),
-            record,
+            step,
         )
     if action.tool not in ("bash", "python"):
         text = f"[{action.tool}] unknown tool; use bash, python or view_image"
-        record["result"] = text
-        return text, None, record
+        step["result"] = text
+        return text, None, step
     timeout = max(1.0, min(limits.tool_timeout_s, remaining_s))
     output_chars = limits.tool_output_chars
     result: ToolResult = workspace.run(sandbox, action.tool, action.argument, timeout, output_chars)
-    record["result"] = result.as_record()
-    return result.for_model(), None, record
+    step["result"] = result.as_record()
+    return result.for_model(), None, step
 
 
 __all__ = ["END_REASONS", "TOOL_SPECS", "AgentLimits", "Episode", "parse_actions", "run_episode"]

@@ -79,12 +79,12 @@ def _run_reference(program: str) -> float | None:
     return last_number(out.getvalue())
 
 
-def _consistent(record: dict[str, Any], kind: str, index: int) -> dict[str, Any]:
-    """The record, after every consistency check passed; a finding is a generator bug."""
-    found = consistency.problems(record)
+def _consistent(item: dict[str, Any], kind: str, index: int) -> dict[str, Any]:
+    """The dataset item, after every consistency check passed; a finding is a generator bug."""
+    found = consistency.problems(item)
     if found:
-        raise GenerationError(f"{kind} #{index + 1} ({record['construct']}): " + "; ".join(found))
-    return record
+        raise GenerationError(f"{kind} #{index + 1} ({item['construct']}): " + "; ".join(found))
+    return item
 
 
 def ode_case(kind: str, index: int, base_seed: int = BASE_SEED) -> dict[str, Any]:

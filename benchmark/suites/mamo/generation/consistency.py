@@ -153,13 +153,13 @@ def _known(value: float, used: list[float]) -> bool:
     return any(math.isclose(c, u, rel_tol=1e-9, abs_tol=1e-12) for c in candidates for u in used)
 
 
-def check_numbers(record: dict[str, Any]) -> list[str]:
+def check_numbers(item: dict[str, Any]) -> list[str]:
     """Every number in the text is used by the reference or its parameters, or declared a distractor."""
-    used = [abs(v) for v in _numbers_in([record.get("reference", ""), record.get("parameters", {})])]
-    if record.get("Category") == "optimization":
+    used = [abs(v) for v in _numbers_in([item.get("reference", ""), item.get("parameters", {})])]
+    if item.get("Category") == "optimization":
         used.append(1.0)  # the .lp format leaves a coefficient of 1 unwritten
-    distractors = [abs(float(v)) for v in record.get("distractors", [])]
-    stated = text_numbers(record["Question"])
+    distractors = [abs(float(v)) for v in item.get("distractors", [])]
+    stated = text_numbers(item["Question"])
     found = [f"distractor {v:g} is also a number the reference uses" for v in distractors if _known(v, used)]
     found += [f"distractor {v:g} does not appear in the text" for v in distractors if not _known(v, stated)]
     unused = sorted({v for v in stated if not _known(v, used + distractors)})
@@ -167,16 +167,16 @@ def check_numbers(record: dict[str, Any]) -> list[str]:
     return found
 
 
-def check_rounding(record: dict[str, Any]) -> list[str]:
+def check_rounding(item: dict[str, Any]) -> list[str]:
     """A whole-number answer only where the decision variables are integers."""
-    question, decimals = record["Question"].lower(), answer_decimals(record["Answer"])
+    question, decimals = item["Question"].lower(), answer_decimals(item["Answer"])
     found = []
     if ("whole number" in question) != (decimals == 0):
         found.append(f"the precision sentence does not match the answer's {decimals} decimals")
     if decimals == 0:
-        reference = record.get("reference", "")
+        reference = item.get("reference", "")
         integer = "\nGenerals\n" in reference or "\nBinaries\n" in reference
-        if record.get("Category") != "optimization" or not integer:
+        if item.get("Category") != "optimization" or not integer:
             found.append("a whole-number answer is asked for a quantity with continuous variables")
     return found
 
@@ -193,20 +193,20 @@ def asked_unit(question: str) -> str | None:
     return None
 
 
-def check_units(record: dict[str, Any]) -> list[str]:
+def check_units(item: dict[str, Any]) -> list[str]:
     """The asking sentence names the unit of the answer, and the record declares the same one."""
-    unit = asked_unit(record["Question"])
+    unit = asked_unit(item["Question"])
     if unit is None:
         return ["the asking sentence names no unit for the answer"]
-    declared = record.get("unit")
+    declared = item.get("unit")
     if declared is not None and declared != unit:
         return [f"the record declares unit {declared!r} but the question asks in {unit!r}"]
     return []
 
 
-def check_conservation(record: dict[str, Any]) -> list[str]:
+def check_conservation(item: dict[str, Any]) -> list[str]:
     """Where the text says a tank keeps its volume, the stated flows into it equal those out of it."""
-    parameters = record.get("parameters", {})
+    parameters = item.get("parameters", {})
     flows = parameters.get("flows")
     if not flows:
         return []
@@ -221,9 +221,9 @@ def check_conservation(record: dict[str, Any]) -> list[str]:
     return found
 
 
-def check_render(record: dict[str, Any]) -> list[str]:
+def check_render(item: dict[str, Any]) -> list[str]:
     """Slot-filling slips: empty or doubled slots, '1 seconds', 'Depot A' next to 'Depot a'."""
-    text = record["Question"]
+    text = item["Question"]
     found = []
     for pattern, what in (
         (r"[{}]|\bNone\b|\bnan\b|\[\]", "an unfilled slot"),
@@ -252,12 +252,12 @@ def check_render(record: dict[str, Any]) -> list[str]:
     return found
 
 
-def check_nontrivial(record: dict[str, Any]) -> list[str]:
+def check_nontrivial(item: dict[str, Any]) -> list[str]:
     """No naive reading (an LP relaxation, a model without subtour cuts, one capacity) gets it right."""
     return [
         f"the naive reading {name!r} gives the answer too ({value:g})"
-        for name, value in record.get("nontriviality", {}).items()
-        if value is not None and answers_match(value, record["Answer"])
+        for name, value in item.get("nontriviality", {}).items()
+        if value is not None and answers_match(value, item["Answer"])
     ]
 
 
@@ -271,6 +271,6 @@ CHECKS: dict[str, Callable[[dict[str, Any]], list[str]]] = {
 }
 
 
-def problems(record: dict[str, Any]) -> list[str]:
+def problems(item: dict[str, Any]) -> list[str]:
     """Every finding of every check, each prefixed by the check's name; empty when consistent."""
-    return [f"{name}: {finding}" for name, check in CHECKS.items() for finding in check(record)]
+    return [f"{name}: {finding}" for name, check in CHECKS.items() for finding in check(item)]

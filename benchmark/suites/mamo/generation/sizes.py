@@ -47,11 +47,11 @@ def construct_table(folder: Path, kind: str) -> str:
     For optimization the sizes are variables and constraints; for ODEs, the number of states.
     """
     path = folder / f"{kind}.jsonl"
-    records = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
     groups: dict[str, list[dict[str, Any]]] = defaultdict(list)
-    for record in records:
-        groups[record["construct"]].append(record)
-    optimization = records[0]["Category"] == "optimization"
+    for row in rows:
+        groups[row["construct"]].append(row)
+    optimization = rows[0]["Category"] == "optimization"
     sizes = "median variables | median constraints" if optimization else "median states | -"
     lines = [f"| construct | cases | {sizes} | median characters | needs |", "|---|---:|---:|---:|---:|---|"]
     for construct, group in groups.items():
@@ -64,6 +64,6 @@ def construct_table(folder: Path, kind: str) -> str:
         length = statistics.median(len(r["Question"]) for r in group)
         needs = ", ".join(sorted({n for r in group for n in r.get("needs", [])})) or "direct"
         lines.append(f"| {construct} | {len(group)} | {first} | {second} | {length:g} | {needs} |")
-    overall = statistics.median(len(r["Question"]) for r in records)
-    lines.append(f"| all | {len(records)} | | | {overall:g} | |")
+    overall = statistics.median(len(r["Question"]) for r in rows)
+    lines.append(f"| all | {len(rows)} | | | {overall:g} | |")
     return "\n".join(lines)

@@ -68,7 +68,7 @@ def read_starts(
     records: dict[OperationKey, dict[str, Any]] = {}
     problems: list[str] = []
 
-    def put(raw_job: Any, raw_op: Any, raw_start: Any, record: Mapping[str, Any] | None) -> None:
+    def put(raw_job: Any, raw_op: Any, raw_start: Any, entry: Mapping[str, Any] | None) -> None:
         job = job_name(raw_job)
         op = op_names[job](raw_op) if job is not None else None
         if job is None or op is None:
@@ -82,8 +82,8 @@ def read_starts(
             problems.append(f"operation {job}-{op} is scheduled twice")
             return
         starts[job, op] = start
-        if record is not None:
-            records[job, op] = dict(record)
+        if entry is not None:
+            records[job, op] = dict(entry)
 
     if isinstance(raw, list | tuple):
         for item in raw:
@@ -127,25 +127,25 @@ def record_problems(
     """Consistency of the optional fields of returned records: ``finish`` = start + duration,
     ``duration`` as the instance says, ``machine`` among the allowed ones."""
     problems = []
-    for key, record in records.items():
+    for key, entry in records.items():
         label = f"operation {key[0]}-{key[1]}"
-        start = number(first_present(record, _START_KEYS))
-        finish = number(first_present(record, ("finish", "end", "finish_time", "end_time", "completion")))
-        returned_duration = number(record.get("duration"))
+        start = number(first_present(entry, _START_KEYS))
+        finish = number(first_present(entry, ("finish", "end", "finish_time", "end_time", "completion")))
+        returned_duration = number(entry.get("duration"))
         if start is not None and finish is not None and abs(finish - start - duration[key]) > TOLERANCE:
             problems.append(
                 f"{label}: finish {fmt(finish)} is not start {fmt(start)} + duration {fmt(duration[key])}"
             )
         if returned_duration is not None and abs(returned_duration - duration[key]) > TOLERANCE:
             problems.append(f"{label}: duration {fmt(returned_duration)}, instance says {fmt(duration[key])}")
-        if allowed_machines is not None and "machine" in record:
-            machine = str(record["machine"]).strip()
+        if allowed_machines is not None and "machine" in entry:
+            machine = str(entry["machine"]).strip()
             options = {m.lower(): m for m in allowed_machines[key]}
             if machine.isdigit():
                 machine = f"M{int(machine)}"
             if machine.lower() not in options:
                 problems.append(
-                    f"{label}: machine {record['machine']!r}, must be one of {list(allowed_machines[key])}"
+                    f"{label}: machine {entry['machine']!r}, must be one of {list(allowed_machines[key])}"
                 )
     return problems
 
