@@ -3,13 +3,17 @@
 Topologies: ``random_gnp`` (every pair adjacent with one probability), ``planted_partition``
 (vertices split into t hidden classes, edges only between classes, so χ ≤ t by construction) and
 ``community_graph`` (dense communities, sparse links between them). Sizes grow from eight to ten
-vertices (easy) through twelve to sixteen (medium) to eighteen to twenty-four (hard).
+vertices (easy) through sixteen to twenty-six (medium) to twenty-four to forty (hard), with edge
+densities near a third, centred on the official release's medians (21 vertices and 69 edges at
+medium, 32 and 179.5 at hard).
 
 Every instance is one of three task kinds: a decision with k = χ colours (feasible), a decision
 with k = χ − 1 colours (infeasible, certified by CP-SAT and by HiGHS), or the optimization of the
-number of colours (answer χ). At hard, an infeasible decision may not be settled by a clique: the
-largest clique has at most k vertices, so the proof needs more than spotting k + 1 mutually
-adjacent vertices. χ ≥ 3 throughout (bipartite graphs are excluded).
+number of colours (answer χ; at medium and hard the palette offered is the DSATUR greedy's colour
+count plus two, as the release offers an upper bound, not one colour per vertex). At hard, an
+infeasible decision may not be settled by a clique: the largest clique has at most k vertices, so
+the proof needs more than spotting k + 1 mutually adjacent vertices. χ ≥ 3 throughout (bipartite
+graphs are excluded).
 
 References: CP-SAT on the assignment model with a clique fixed to distinct colours (symmetry
 breaking, valid because a clique's vertices need distinct colours anyway); cross-check: the same
@@ -47,15 +51,34 @@ class Regime:
     classes: tuple[int, int]  # planted colour classes
     min_chromatic: int
     clique_may_not_prove_infeasible: bool
+    # Optimization instances: None offers one colour per vertex; a number offers the DSATUR greedy's
+    # colour count plus that many, an upper bound like the release's ``color_upper_bound``.
+    palette_slack: int | None = None
+    # The HiGHS cross-check breaks colour symmetry by first use (needed from medium's sizes on).
+    cross_check_first_use: bool = False
 
 
 REGIMES: dict[str, Regime] = {
     "easy": Regime((8, 10), (0.3, 0.5), ("random_gnp", "planted_partition"), (3, 3), 3, False),
     "medium": Regime(
-        (12, 16), (0.3, 0.5), ("random_gnp", "planted_partition", "community_graph"), (3, 4), 3, False
+        (16, 26),
+        (0.3, 0.42),
+        ("random_gnp", "planted_partition", "community_graph"),
+        (3, 4),
+        3,
+        False,
+        2,
+        True,
     ),
     "hard": Regime(
-        (18, 24), (0.35, 0.55), ("random_gnp", "planted_partition", "community_graph"), (4, 5), 4, True
+        (26, 40),
+        (0.35, 0.48),
+        ("random_gnp", "planted_partition", "community_graph"),
+        (5, 6),
+        4,
+        True,
+        2,
+        True,
     ),
 }
 
@@ -148,8 +171,11 @@ def chromatic(graph: nx.Graph) -> tuple[int, dict[int, int]]:
     raise AssertionError("every graph can be coloured with one colour per vertex")
 
 
-def milp_colourable(graph: nx.Graph, colours: int) -> bool:
-    """k-colourability as a HiGHS feasibility MILP on x[v, c] (no symmetry breaking)."""
+def milp_colourable(graph: nx.Graph, colours: int, first_use: bool = False) -> bool:
+    """k-colourability as a HiGHS feasibility MILP on x[v, c]. With ``first_use`` symmetry is broken
+    by the order of first use, not by a clique (so it shares nothing with the CP-SAT reference): the
+    i-th vertex in sorted order may take only colours 0..i, as any colouring relabelled by first
+    appearance does; without it, proving χ − 1 infeasible on forty vertices took HiGHS minutes."""
     vertices = sorted(graph.nodes)
     index = {(v, c): i for i, (v, c) in enumerate((v, c) for v in vertices for c in range(colours))}
     rows, lower, upper = [], [], []
@@ -170,7 +196,9 @@ def milp_colourable(graph: nx.Graph, colours: int) -> bool:
         np.zeros(len(index)),
         constraints=LinearConstraint(np.array(rows), lb=lower, ub=upper),
         integrality=np.ones(len(index)),
-        bounds=Bounds(0, 1),
+        bounds=Bounds(
+            0, [0.0 if first_use and c > i else 1.0 for i, _ in enumerate(vertices) for c in range(colours)]
+        ),
     )
     if result.status not in (0, 2):
         raise Rejected("cross-check: MILP did not solve", str(result.message))
@@ -185,6 +213,8 @@ def instantiate(rng: random.Random, structure: Structure, difficulty: str) -> di
     colours_needed, _ = chromatic(graph)
     decision = structure.kind != OPTIMIZATION
     available = colours_needed - (1 if structure.kind == INFEASIBLE_DECISION else 0)
+    slack = REGIMES[difficulty].palette_slack
+    palette = len(vertices) if slack is None else upper_bound(graph) + slack
     adjacency = [[1 if graph.has_edge(u, v) else 0 for v in vertices] for u in vertices]
     pairs = len(vertices) * (len(vertices) - 1) // 2
     return {
@@ -196,7 +226,7 @@ def instantiate(rng: random.Random, structure: Structure, difficulty: str) -> di
         "task_variant": DECISION if decision else OPTIMIZATION,
         "sets": {
             "vertices": vertices,
-            "colors": list(range(1, (available if decision else len(vertices)) + 1)),
+            "colors": list(range(1, (available if decision else palette) + 1)),
         },
         "edges": [list(edge) for edge in sorted(structure.edges)],
         "adjacency_matrix": adjacency,
@@ -209,6 +239,11 @@ def instantiate(rng: random.Random, structure: Structure, difficulty: str) -> di
             "task_variant": DECISION if decision else OPTIMIZATION,
         },
     }
+
+
+def upper_bound(graph: nx.Graph) -> int:
+    """The colour count of networkx's DSATUR greedy colouring (deterministic), never below χ."""
+    return max(nx.greedy_color(graph, strategy="DSATUR").values()) + 1
 
 
 def is_decision(instance: Mapping[str, Any]) -> bool:
@@ -275,11 +310,14 @@ def cross_check(instance: Mapping[str, Any]) -> tuple[str, float]:
     """HiGHS decides k-colourability (decision: 1.0 if colourable, else 0.0) or finds the least k
     from the clique number up (optimization)."""
     graph = graph_of(instance)
-    method = "scipy.optimize.milp (HiGHS) k-colourability model without symmetry breaking"
+    first_use = REGIMES[instance["difficulty"]].cross_check_first_use
+    method = "scipy.optimize.milp (HiGHS) k-colourability model " + (
+        "with colours in order of first use" if first_use else "without symmetry breaking"
+    )
     if is_decision(instance):
-        return method, 1.0 if milp_colourable(graph, colours_available(instance)) else 0.0
+        return method, 1.0 if milp_colourable(graph, colours_available(instance), first_use) else 0.0
     colours = len(max_clique(graph))
-    while not milp_colourable(graph, colours):
+    while not milp_colourable(graph, colours, first_use):
         colours += 1
     return method, float(colours)
 

@@ -94,7 +94,9 @@ def math_model(record: VerifiedRecord) -> str:
             f"- Verified chromatic number: **{solution['objective_value']}** ({record.reference.method}); "
             f"cross-checked by {record.cross_check_method} (value {record.cross_check_objective:g})."
         )
-        colours_set = "$K = \\{1, \\dots, |V|\\}$"
+        palette = len(instance["sets"]["colors"])
+        bound_of = "|V|" if palette == len(instance["sets"]["vertices"]) else str(palette)
+        colours_set = f"$K = \\{{1, \\dots, {bound_of}\\}}$"
         extra_var = "- $w_c \\in \\{0, 1\\}$: 1 if colour $c$ is used\n"
         extra_con = "- Colour use: $x_{vc} \\le w_c$ for all $v \\in V$, $c \\in K$\n"
     bound = (
