@@ -243,7 +243,8 @@ def instantiate(rng: random.Random, structure: Structure, difficulty: str) -> di
 
 def upper_bound(graph: nx.Graph) -> int:
     """The colour count of networkx's DSATUR greedy colouring (deterministic), never below χ."""
-    return max(nx.greedy_color(graph, strategy="DSATUR").values()) + 1
+    colouring: dict[int, int] = nx.greedy_color(graph, strategy="DSATUR")
+    return max(colouring.values()) + 1
 
 
 def is_decision(instance: Mapping[str, Any]) -> bool:
