@@ -3,8 +3,9 @@
 Items are letters, candidate groups are random subsets of them; weights grow with group size plus
 noise, so large groups look attractive per group but block many others. Sizes grow from eight
 items and ten groups (easy) through fourteen items and about twenty groups (medium) to twenty-two
-items and about forty groups (hard), and overlap grows with the group sizes. At medium and hard
-the weight-per-item greedy must be suboptimal; everywhere the optimum picks at least two groups.
+items and twenty-six to thirty-one groups (hard; the release's median is 28.5), and overlap grows
+with the group sizes. At medium and hard the weight-per-item greedy must be suboptimal; everywhere
+the optimum picks at least two groups.
 
 Reference: CP-SAT on the 0/1 model; cross-check: HiGHS through SciPy.
 """
@@ -39,7 +40,7 @@ class Regime:
 REGIMES: dict[str, Regime] = {
     "easy": Regime((8, 8), (10, 11), (2, 3), (-2, 3), False),
     "medium": Regime((13, 15), (19, 23), (2, 4), (-3, 5), True),
-    "hard": Regime((21, 23), (36, 40), (2, 5), (-4, 7), True),
+    "hard": Regime((21, 23), (26, 31), (2, 5), (-4, 7), True),
 }
 
 
