@@ -24,6 +24,7 @@ from typing import Any
 
 from benchmark.categories import ExecutionCategory, InfrastructureCategory
 from benchmark.sandbox import ExecutionResult, Limits, Outcome, Sandbox
+from benchmark.suites.mamo.categories import MamoCategory
 from benchmark.suites.mamo.lp_solvers import LP_FILE, RESULT_PREFIX
 from benchmark.tagged_output import tagged_object
 from benchmark.verdict import InfrastructureError
@@ -146,7 +147,7 @@ def _lp_attempt(result: ExecutionResult) -> Run:
     if status == "optimal" and isinstance(objective, int | float) and math.isfinite(objective):
         return Run(None, float(objective), "", True, result.wall_s, status)
     if status in ("infeasible", "unbounded", "infeasible_or_unbounded"):
-        return Run("wrong_objective", None, f"the model is {status}", True, result.wall_s, status)
+        return Run(MamoCategory.WRONG_OBJECTIVE, None, f"the model is {status}", True, result.wall_s, status)
     return Run(
         ExecutionCategory.RUNTIME,
         None,

@@ -27,6 +27,7 @@ from benchmark.messages import Message
 from benchmark.reporting.render import Table
 from benchmark.suites.base import EXECUTION_CATEGORIES, CaseContext, Grouping, SuiteDefaults, case_request
 from benchmark.suites.mamo import dataset, reporting
+from benchmark.suites.mamo.categories import MamoCategory
 from benchmark.suites.mamo.comparison import absolute_tolerance, answers_match
 from benchmark.suites.mamo.execution import NOT_EXECUTED, Run, run_lp, run_python
 from benchmark.suites.mamo.lp_solvers import SOLVERS, solver_script
@@ -61,7 +62,7 @@ class MamoSuite(SuiteDefaults):
     )
     #: ``wrong_ode_value``: an ODE program ran and printed a number that is not the answer (there is no
     #: objective to be wrong about); ``wrong_objective``: an ``.lp`` model's optimum is not the answer.
-    failure_categories: tuple[str, ...] = (*EXECUTION_CATEGORIES, "wrong_ode_value", "wrong_objective")
+    failure_categories: tuple[str, ...] = (*EXECUTION_CATEGORIES, *MamoCategory)
     #: The modifier is a model alias: the harness asks it on the run's stack; its replies are in the attempt.
     model_options: tuple[str, ...] = ("--modifier-model",)
 
@@ -274,7 +275,11 @@ class MamoSuite(SuiteDefaults):
         if raw.category is not None:
             return Verdict.fail(raw.category, raw.error, **common)
         detail = f"returned {raw.value!r}, the answer is {question.answer} (Mamo comparison rule)"
-        return Verdict.fail("wrong_ode_value" if question.is_ode else "wrong_objective", detail, **common)
+        return Verdict.fail(
+            MamoCategory.WRONG_ODE_VALUE if question.is_ode else MamoCategory.WRONG_OBJECTIVE,
+            detail,
+            **common,
+        )
 
     def first_request(self, case: Case, max_tokens: int) -> CompletionRequest | None:
         """The task request :meth:`solve` sends first; none when answers are read from files."""

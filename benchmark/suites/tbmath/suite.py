@@ -23,6 +23,7 @@ import hashlib
 import json
 import re
 from collections.abc import Callable, Mapping, Sequence
+from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
@@ -91,6 +92,14 @@ def _marker(text: str) -> str:
     return re.sub(r"\W", "_", text).strip("_").lower() or "unlabelled"
 
 
+class TbmathCategory(StrEnum):
+    """TBMath's own scoring categories, after the execution ones: the artifact breaks a constraint
+    the gate checks, or its O-Eval (or the official reward, or a pass rule) falls short."""
+
+    INFEASIBLE_SOLUTION = "infeasible_solution"
+    WRONG_OBJECTIVE = "wrong_objective"
+
+
 class TbMathSuite(SuiteDefaults):
     name = SUITE_NAME
     settings: tuple[str, ...] = ("agent",)
@@ -102,7 +111,7 @@ class TbMathSuite(SuiteDefaults):
         Grouping("subcategory", markers=False),
         Grouping("literature_split", order=("no", "yes"), markers=False),
     )
-    failure_categories: tuple[str, ...] = (*EXECUTION_CATEGORIES, "infeasible_solution", "wrong_objective")
+    failure_categories: tuple[str, ...] = (*EXECUTION_CATEGORIES, *TbmathCategory)
     #: What the record's returned/expected "objective" is here: the O-Eval score (JUnit, reports).
     objective_label = "O-Eval"
 
@@ -383,7 +392,9 @@ def official_verdict(
         return Verdict.fail(ExecutionCategory.OUTPUT_FORMAT, detail, **common)
     if reward >= pass_at:
         return Verdict(passed=True, **common)
-    return Verdict.fail("wrong_objective", f"official reward {reward:.6g} < {pass_at:g}", **common)
+    return Verdict.fail(
+        TbmathCategory.WRONG_OBJECTIVE, f"official reward {reward:.6g} < {pass_at:g}", **common
+    )
 
 
 def task_flags(task: tasks.Task) -> dict[str, Any]:
@@ -501,7 +512,7 @@ def score_artifact(
             extra["certificate"] = certify(gate.obligations, gate.gaps).as_record()
             if not gate.passed:
                 gated = True
-                category = "infeasible_solution"
+                category = TbmathCategory.INFEASIBLE_SOLUTION
                 detail = "feasibility gate: " + "; ".join(
                     f"{v.check_id} ({v.path}): {v.message}" for v in gate.violations[:5]
                 )
@@ -555,7 +566,7 @@ def score_artifact(
         extra["pass_rule"]["failures"] = failures
         if not failures:
             return Verdict(passed=True, **common)
-        kind = "wrong_objective"
+        kind = TbmathCategory.WRONG_OBJECTIVE
         return Verdict.fail(kind, f"pass rule ({rule.kind}): " + "; ".join(failures[:5]), **common)
     if scores["o_eval"] >= pass_at:
         return Verdict(passed=True, **common)
@@ -563,7 +574,7 @@ def score_artifact(
     detail = f"O-Eval {scores['o_eval']:.4f} < {pass_at:g}; lowest rewards: " + ", ".join(
         f"{m['path']}={m['reward']:.3f}" + (f" ({m['reason']})" if m["reason"] else "") for m in worst
     )
-    return Verdict.fail("wrong_objective", detail, **common)
+    return Verdict.fail(TbmathCategory.WRONG_OBJECTIVE, detail, **common)
 
 
 SUITE = TbMathSuite()
