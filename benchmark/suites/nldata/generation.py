@@ -35,6 +35,7 @@ from benchmark.suites.nldata.records import BaseRecord, Param, data_file
 from benchmark.suites.nldata.settings import (
     PAPER_SETTINGS,
     SETTINGS,
+    NLDataSetting,
     SettingTask,
     build,
     derived_model,
@@ -123,7 +124,7 @@ def check_task(record: BaseRecord, task: SettingTask, objective: float) -> None:
             raise ValidityError(
                 f"{where}: {table.name} extrapolates to {predicted}, the gold data uses {expected}"
             )
-    if task.setting != "nl" and re.search(r"\d", task.description):
+    if task.setting != NLDataSetting.NL and re.search(r"\d", task.description):
         raise ValidityError(f"{where}: the description contains a number")
 
 

@@ -24,6 +24,7 @@ import itertools
 import random
 import re
 from dataclasses import dataclass
+from enum import StrEnum
 from fractions import Fraction
 from typing import Any
 
@@ -37,18 +38,23 @@ from benchmark.suites.nldata.records import (
     tables,
 )
 
-SETTINGS: tuple[str, ...] = (
-    "nl",
-    "nl_data",
-    "nl_data_irr",
-    "derivation",
-    "derivation_irr",
-    "prediction",
-    "prediction_irr",
-    "multi_prediction",
-    "multi_prediction_irr",
-    "prediction_unnamed",
-)
+
+class NLDataSetting(StrEnum):
+    """A setting by name (records and case ids carry its value)."""
+
+    NL = "nl"
+    NL_DATA = "nl_data"
+    NL_DATA_IRR = "nl_data_irr"
+    DERIVATION = "derivation"
+    DERIVATION_IRR = "derivation_irr"
+    PREDICTION = "prediction"
+    PREDICTION_IRR = "prediction_irr"
+    MULTI_PREDICTION = "multi_prediction"
+    MULTI_PREDICTION_IRR = "multi_prediction_irr"
+    PREDICTION_UNNAMED = "prediction_unnamed"
+
+
+SETTINGS: tuple[str, ...] = tuple(NLDataSetting)
 #: The paper's nine settings (Fig. 5), what a run without ``--setting`` runs; ``prediction_unnamed``
 #: (issue 25) is run by name.
 PAPER_SETTINGS: tuple[str, ...] = SETTINGS[:9]
@@ -329,13 +335,13 @@ def build(record: BaseRecord, setting: str) -> SettingTask:
     """The task of ``record`` under ``setting``."""
     irrelevant = setting.endswith("_irr")
     gold_data = data_file(record.sets, record.params)
-    if setting == "nl":
+    if setting == NLDataSetting.NL:
         text = f"{record.story}\n\n{numeric_sentences(record.sets, record.params)}"
         return SettingTask(setting, text, (), record.model, gold_data)
-    if setting in ("nl_data", "nl_data_irr"):
+    if setting in (NLDataSetting.NL_DATA, NLDataSetting.NL_DATA_IRR):
         shown = tables(record.sets, _with_distractors(record, list(record.params), irrelevant))
         return SettingTask(setting, f"{record.story}\n\n{_DATA_NOTE}", tuple(shown), record.model, gold_data)
-    if setting in ("derivation", "derivation_irr"):
+    if setting in (NLDataSetting.DERIVATION, NLDataSetting.DERIVATION_IRR):
         model, params = derived_model(record)
         shown = tables(record.sets, _with_distractors(record, params, irrelevant))
         text = "\n\n".join([record.story, record.derivation.sentence, _DATA_NOTE])
@@ -347,11 +353,11 @@ def build(record: BaseRecord, setting: str) -> SettingTask:
             data_file(record.sets, params),
             derived=record.derivation.target,
         )
-    if setting in ("prediction", "prediction_irr"):
+    if setting in (NLDataSetting.PREDICTION, NLDataSetting.PREDICTION_IRR):
         return _prediction_task(record, setting, 1, irrelevant)
-    if setting in ("multi_prediction", "multi_prediction_irr"):
+    if setting in (NLDataSetting.MULTI_PREDICTION, NLDataSetting.MULTI_PREDICTION_IRR):
         return _prediction_task(record, setting, 2, irrelevant)
-    if setting == "prediction_unnamed":
+    if setting == NLDataSetting.PREDICTION_UNNAMED:
         return _unnamed_prediction_task(record, setting)
     raise ValueError(f"unknown setting {setting!r}; settings: {', '.join(SETTINGS)}")
 

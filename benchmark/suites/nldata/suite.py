@@ -40,7 +40,7 @@ from benchmark.suites.nldata.prompts import fenced, task_messages
 from benchmark.suites.nldata.reporting import ERROR_CATEGORIES
 from benchmark.suites.nldata.response import extract
 from benchmark.suites.nldata.roles import RoleMatch, gold_listing, read_lp, role_match
-from benchmark.suites.nldata.settings import PAPER_SETTINGS, SETTINGS
+from benchmark.suites.nldata.settings import PAPER_SETTINGS, SETTINGS, NLDataSetting
 from benchmark.verdict import Verdict
 
 _FIXTURES = Path(__file__).resolve().parents[3] / "fixtures" / "nldata"
@@ -49,7 +49,7 @@ _FIXTURES = Path(__file__).resolve().parents[3] / "fixtures" / "nldata"
 class NLDataSuite(SuiteDefaults):
     name = "nldata"
     settings: tuple[str, ...] = SETTINGS
-    default_setting = "nl_data"
+    default_setting = NLDataSetting.NL_DATA
     #: Without ``--setting``, every case runs under the paper's nine settings (its Fig. 5 rows);
     #: ``--setting=prediction_unnamed`` runs our unnamed-pattern prediction variant.
     run_settings: tuple[str, ...] = PAPER_SETTINGS
