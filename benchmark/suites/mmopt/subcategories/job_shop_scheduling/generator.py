@@ -64,8 +64,8 @@ REGIMES: dict[str, Regime] = {
         bottleneck_stretch=1.0,
     ),
     "medium": Regime(
-        jobs=(5, 7),
-        machines=(4, 6),
+        jobs=(9, 11),
+        machines=(6, 7),
         operations=(4, 5),
         duration=(2, 15),
         duration_regime="heterogeneous",
@@ -181,13 +181,16 @@ def instantiate(rng: random.Random, structure: Structure, difficulty: str) -> di
 
 
 def _chains(instance: Mapping[str, Any]) -> dict[str, list[tuple[str, str, int]]]:
-    """Per job, its operations in order as ``(operation, machine, duration)``."""
+    """Per job, its operations in order as ``(operation, machine, duration)``, the jobs in the order
+    of ``sets.jobs``: ``instance_data.json`` is written with sorted keys (J10 before J2), and the
+    list schedule's ties and the MILP's row order (hence its node count) must not depend on that."""
+    operations = instance["sets"]["operations"]
     return {
         job: [
             (op, instance["machine_assignment"][job][op], int(instance["processing_time"][job][op]))
-            for op in ops
+            for op in operations[job]
         ]
-        for job, ops in instance["sets"]["operations"].items()
+        for job in instance["sets"]["jobs"]
     }
 
 
