@@ -6,7 +6,9 @@ coupled blocks as in the official release. Clauses mix two- and three-literal ro
 four-literal rows at hard); implications form one chain ``u1 → u2 → …``; at-most-one groups and,
 from medium on, at-most-k cardinality rows couple further variables. Hard instances embed an
 all-different block: three tasks each take one of three slots (one-hot variables, a clause "some
-slot" per task, at-most-one per task) and no two tasks share a slot (at-most-one per slot).
+slot" per task, at most one slot per task) and no two tasks share a slot, both "at most one"
+written as binary clauses ¬a ∨ ¬b, so the at-most-one groups (two to four) and the clause count
+(about 66) centre on the official release's hard medians.
 
 Each candidate is drawn as satisfiable or unsatisfiable. A satisfiable one is kept when CP-SAT
 finds an assignment and neither the all-false nor the all-true assignment works. For an
@@ -67,12 +69,12 @@ REGIMES: dict[str, Regime] = {
     ),
     "hard": Regime(
         (32, 36),
-        (1.4, 1.7),
+        (1.6, 1.9),
         ((2, 0.3), (3, 0.62), (4, 0.08)),
         (3, 4),
         0.35,
-        (7, 10),
-        (2, 3),
+        (8, 11),
+        (2, 4),
         (2, 2),
         True,
         0.35,
@@ -136,10 +138,14 @@ def sample_structure(rng: random.Random, difficulty: str) -> Structure:
     free = [v for v in variables if v not in in_block]
     sampler = _ClauseSampler(rng, regime, free)
     clauses = [tuple((v, POSITIVE) for v in row) for row in block]  # each task takes some slot
+    # At most one slot per task and one task per slot, as binary clauses (¬a ∨ ¬b): the release
+    # counts two to four at-most-one groups at hard, none of them a block's.
+    lines = [*block, *zip(*block, strict=True)]
+    clauses += [((a, NEGATIVE), (b, NEGATIVE)) for line in lines for a, b in itertools.combinations(line, 2)]
     clauses += [sampler.draw() for _ in range(round(rng.uniform(*regime.density) * len(free)))]
     chain = rng.sample(free, rng.randint(*regime.chain) + 1)
     implications = list(itertools.pairwise(chain))
-    at_most_one = [tuple(row) for row in block] + [tuple(col) for col in zip(*block, strict=True)]
+    at_most_one: list[tuple[str, ...]] = []
     for _ in range(rng.randint(*regime.at_most_one)):
         at_most_one.append(tuple(sorted(rng.sample(free, rng.randint(2, 3)), key=_index)))
     cardinality = []
