@@ -52,8 +52,8 @@ class Regime:
 
 REGIMES: dict[str, Regime] = {
     "easy": Regime((3,), (2, 2), (6, 6), (2, 2), (1, 5), (1, 2), False),
-    "medium": Regime((4,), (2, 3), (9, 10), (2, 3), (1, 6), (1, 2), False),
-    "hard": Regime((5,), (2, 3), (11, 12), (3, 3), (1, 5), (1, 2), True),
+    "medium": Regime((5,), (2, 3), (13, 14), (2, 3), (1, 6), (1, 2), False),
+    "hard": Regime((7,), (2, 3), (21, 23), (3, 4), (1, 5), (1, 2), True),
 }
 
 
