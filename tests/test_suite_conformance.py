@@ -508,18 +508,6 @@ TBMATH = Plan(
     },
     damaged=_tbmath_damaged,
     regeneration_differences=_tbmath_regeneration,
-    # declared with the sandbox's execution categories, but scored on the artifact the episode
-    # leaves: a tool run that fails is a tool result the agent reads and may recover from
-    not_plantable={
-        category: f"a tool run's {what} is a tool result the agent reads, never the case's verdict: "
-        "score_artifact gives response_contract, output_format, infeasible_solution or wrong_objective"
-        for category, what in (
-            ("syntax", "syntax error"),
-            ("dependency", "missing package"),
-            ("runtime", "exception"),
-            ("timeout", "timeout"),
-        )
-    },
 )
 
 PLANS: dict[str, Plan] = {"mmopt": MMOPT, "mamo": MAMO, "nldata": NLDATA, "tbmath": TBMATH}

@@ -36,7 +36,7 @@ from benchmark.cases import Case, InstanceRef
 from benchmark.categories import ExecutionCategory
 from benchmark.records import RESULTS_FILE, latest_by_case, read_records
 from benchmark.reporting.render import Table
-from benchmark.suites.base import EXECUTION_CATEGORIES, CaseContext, Grouping, SuiteDefaults
+from benchmark.suites.base import CaseContext, Grouping, SuiteDefaults
 from benchmark.suites.tbmath import generation, pass_rule, reporting, tasks
 from benchmark.suites.tbmath.agent import AgentLimits, first_messages, run_episode, turn_request
 from benchmark.suites.tbmath.certificates import certify, lean_source
@@ -111,7 +111,13 @@ class TbMathSuite(SuiteDefaults):
         Grouping("subcategory", markers=False),
         Grouping("literature_split", order=("no", "yes"), markers=False),
     )
-    failure_categories: tuple[str, ...] = (*EXECUTION_CATEGORIES, *TbmathCategory)
+    #: Only what scoring the artifact can give: a tool run that fails (a syntax error, a missing
+    #: package, an exception, a timeout) is a tool result the agent reads, never the case's verdict.
+    failure_categories: tuple[str, ...] = (
+        ExecutionCategory.RESPONSE_CONTRACT,
+        ExecutionCategory.OUTPUT_FORMAT,
+        *TbmathCategory,
+    )
     #: What the record's returned/expected "objective" is here: the O-Eval score (JUnit, reports).
     objective_label = "O-Eval"
 
