@@ -327,10 +327,10 @@ def solution_record(
     units, periods = units_periods(instance)
     startups, shutdowns = transitions(instance, commitment)
     value = _number(plan_cost(instance, generation, startups, shutdowns))
-    record: dict[str, Any] = {"status": "optimal", "objective_value": value}
+    solution: dict[str, Any] = {"status": "optimal", "objective_value": value}
     if isinstance(value, int):
-        record["objective_exact"] = value
-    record.update(
+        solution["objective_exact"] = value
+    solution.update(
         {
             "generation": {g: dict(row) for g, row in generation.items()},
             "commitment": {g: dict(row) for g, row in commitment.items()},
@@ -351,8 +351,8 @@ def solution_record(
         }
     )
     if "shutdown_cost" in instance:
-        record["shutdown"] = shutdowns
-    return record
+        solution["shutdown"] = shutdowns
+    return solution
 
 
 # --------------------------------------------------------------------------------------------------

@@ -29,15 +29,15 @@ OUTPUT_BOUND = "            upper[p(g, t)] = PMAX[G]\n"
 
 
 def misread(package: Package) -> tuple[str, dict[str, Any]]:
-    record = copy.deepcopy(public_record(package.instance_data))
-    periods = record["sets"]["periods"]
-    period = min(periods, key=lambda t: (record["demand"][t], periods.index(t)))
-    record["demand"][period] += 1
+    public = copy.deepcopy(public_record(package.instance_data))
+    periods = public["sets"]["periods"]
+    period = min(periods, key=lambda t: (public["demand"][t], periods.index(t)))
+    public["demand"][period] += 1
     line = next(line for line in package.solver_ref.splitlines() if line.startswith("DEMAND = "))
-    code = package.solver_ref.replace(line, f"DEMAND = {[record['demand'][t] for t in periods]!r}")
+    code = package.solver_ref.replace(line, f"DEMAND = {[public['demand'][t] for t in periods]!r}")
     if run_solver_source(code).get("status") != "optimal":
         raise ValueError(f"{package.instance_id}: the misread demand has no feasible plan")
-    return code, record
+    return code, public
 
 
 def drop_constraint(package: Package) -> str:

@@ -173,14 +173,14 @@ def instantiate(rng: random.Random, layout: Layout, difficulty: str) -> dict[str
         capacities = _capacities(rng, layout, demands, rng.uniform(*regime.capacity_ratio))
     facility: dict[str, dict[str, Any]] = {}
     for index, ((x, y), radius) in enumerate(zip(layout.facilities, layout.radii, strict=True)):
-        record: dict[str, Any] = {
+        site: dict[str, Any] = {
             "xy": [x, y],
             "open_cost": rng.randint(*regime.opening_cost),
             "radius": int(radius) if radius.is_integer() else radius,
         }
         if capacities is not None:
-            record["capacity"] = capacities[index]
-        facility[f"F{index + 1}"] = record
+            site["capacity"] = capacities[index]
+        facility[f"F{index + 1}"] = site
     customer = {
         f"C{index + 1}": {"xy": [x, y], "demand": demand}
         for index, ((x, y), demand) in enumerate(zip(layout.customers, demands, strict=True))
@@ -274,7 +274,7 @@ def structural_problems(instance: Mapping[str, Any], difficulty: str) -> list[st
     regime = REGIMES[difficulty]
     facilities, customers = facility_names(instance), customer_names(instance)
     facility, customer = instance["facility"], instance["customer"]
-    points = [tuple(record["xy"]) for record in (*facility.values(), *customer.values())]
+    points = [tuple(site["xy"]) for site in (*facility.values(), *customer.values())]
     if not regime.facilities[0] <= len(facilities) <= regime.facilities[1]:
         return ["structure: facility count outside the regime"]
     if not regime.customers[0] <= len(customers) <= regime.customers[1]:
@@ -291,7 +291,7 @@ def structural_problems(instance: Mapping[str, Any], difficulty: str) -> list[st
         return ["structure: a customer lies on a coverage circle"]
     if {key: instance[key] for key in assignment_data(instance)} != assignment_data(instance):
         return ["structure: feasible assignments or unit costs disagree with the geometry"]
-    if is_capacitated(instance) != all("capacity" in record for record in facility.values()):
+    if is_capacitated(instance) != all("capacity" in site for site in facility.values()):
         return ["structure: variant_type disagrees with the facility capacities"]
     feasible = instance["feasible_assignments"]
     if not all(feasible[c] for c in customers):
@@ -302,8 +302,8 @@ def structural_problems(instance: Mapping[str, Any], difficulty: str) -> list[st
     if difficulty != "easy" and any(all(f in feasible[c] for c in customers) for f in facilities):
         return ["structure: one facility covers every customer"]
     if is_capacitated(instance):
-        if sum(record["capacity"] for record in facility.values()) < sum(
-            record["demand"] for record in customer.values()
+        if sum(site["capacity"] for site in facility.values()) < sum(
+            site["demand"] for site in customer.values()
         ):
             return ["structure: total capacity below total demand"]
         for c in customers:

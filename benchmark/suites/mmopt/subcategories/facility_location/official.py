@@ -65,8 +65,8 @@ def check(output: Any, instance: Mapping[str, Any], tolerance: float) -> Officia
         allowed = allowed_pairs.get(customer) if isinstance(allowed_pairs, Mapping) else None
         if isinstance(allowed, list) and facility not in [str(x) for x in allowed]:
             problems.append(f"customer {customer} may not be served by {facility}")
-        record = customers.get(customer)
-        demand = (read.number(record.get("demand")) or 1.0) if isinstance(record, Mapping) else 1.0
+        entry = customers.get(customer)
+        demand = (read.number(entry.get("demand")) or 1.0) if isinstance(entry, Mapping) else 1.0
         load[facility] = load.get(facility, 0.0) + demand
         row = unit_costs.get(customer) if isinstance(unit_costs, Mapping) else None
         unit = read.number(row.get(facility)) if isinstance(row, Mapping) else None
@@ -76,12 +76,12 @@ def check(output: Any, instance: Mapping[str, Any], tolerance: float) -> Officia
         assignment_cost += demand * unit
     opening_cost = 0.0
     for facility in sorted(open_set):
-        record = facilities.get(facility)
-        if not isinstance(record, Mapping):
+        entry = facilities.get(facility)
+        if not isinstance(entry, Mapping):
             problems.append(f"unknown facility {facility}")
             continue
-        opening_cost += read.number(record.get("open_cost")) or 0.0
-        capacity = read.number(record.get("capacity"))
+        opening_cost += read.number(entry.get("open_cost")) or 0.0
+        capacity = read.number(entry.get("capacity"))
         if capacity is not None and load.get(facility, 0.0) - capacity > tolerance:
             problems.append(f"facility {facility}: load {load[facility]:g} exceeds capacity {capacity:g}")
     computed = opening_cost + assignment_cost

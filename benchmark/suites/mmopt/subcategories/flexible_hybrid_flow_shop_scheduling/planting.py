@@ -46,15 +46,15 @@ def solve() -> dict:
 
 
 def misread(package: Package) -> tuple[str, dict[str, Any]]:
-    record = copy.deepcopy(public_record(package.instance_data))
-    job, stage = record["sets"]["jobs"][0], record["sets"]["stages"][0]
-    duration = record["processing_time"][job][stage]
-    record["processing_time"][job][stage] = duration + 1
+    public = copy.deepcopy(public_record(package.instance_data))
+    job, stage = public["sets"]["jobs"][0], public["sets"]["stages"][0]
+    duration = public["processing_time"][job][stage]
+    public["processing_time"][job][stage] = duration + 1
     line = next(line for line in package.solver_ref.splitlines() if line.startswith("TIME = "))
     damaged, count = re.subn(rf"('{job}': \[){duration}(?=[,\]])", rf"\g<1>{duration + 1}", line, count=1)
     if count != 1:
         raise ValueError(f"{package.instance_id}: cannot find {job}'s times in the reference solver")
-    return package.solver_ref.replace(line, damaged), record
+    return package.solver_ref.replace(line, damaged), public
 
 
 def drop_constraint(package: Package) -> str:

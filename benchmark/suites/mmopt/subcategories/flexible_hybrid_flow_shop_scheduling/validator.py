@@ -35,7 +35,7 @@ TOLERANCE = 1e-6
 def _machines(
     solution: Mapping[str, Any], records: Mapping[tuple[str, str], Mapping[str, Any]]
 ) -> dict[tuple[str, str], Any]:
-    chosen: dict[tuple[str, str], Any] = {key: record.get("machine") for key, record in records.items()}
+    chosen: dict[tuple[str, str], Any] = {key: operation.get("machine") for key, operation in records.items()}
     raw = solution.get("machine_assignment")
     if isinstance(raw, Mapping):
         for job, row in raw.items():

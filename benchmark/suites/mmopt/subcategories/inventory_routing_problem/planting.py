@@ -55,18 +55,18 @@ def solve() -> dict:
 
 
 def misread(package: Package) -> tuple[str, dict[str, Any]]:
-    record = copy.deepcopy(public_record(package.instance_data))
-    customer = record["sets"]["customers"][0]
-    period = record["sets"]["periods"][0]
-    record["demands"][customer][period] += 1
+    public = copy.deepcopy(public_record(package.instance_data))
+    customer = public["sets"]["customers"][0]
+    period = public["sets"]["periods"][0]
+    public["demands"][customer][period] += 1
     line = next(line for line in package.solver_ref.splitlines() if line.startswith("DEMAND = "))
     demand = {
-        c: [record["demands"][c][t] for t in record["sets"]["periods"]] for c in record["sets"]["customers"]
+        c: [public["demands"][c][t] for t in public["sets"]["periods"]] for c in public["sets"]["customers"]
     }
     code = package.solver_ref.replace(line, f"DEMAND = {demand!r}")
     if run_solver_source(code).get("status") != "optimal":
         raise ValueError(f"{package.instance_id}: the misread demand has no feasible plan")
-    return code, record
+    return code, public
 
 
 def drop_constraint(package: Package) -> str:

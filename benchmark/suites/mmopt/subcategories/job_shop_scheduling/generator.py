@@ -114,8 +114,8 @@ def formulation_size(instance: Mapping[str, Any]) -> dict[str, int]:
     """Sizes of the disjunctive MILP: start times, makespan and one order binary per machine pair."""
     operations = sum(len(ops) for ops in instance["sets"]["operations"].values())
     per_machine: dict[str, int] = {}
-    for record in instance["operation_records"]:
-        per_machine[record["machine"]] = per_machine.get(record["machine"], 0) + 1
+    for operation in instance["operation_records"]:
+        per_machine[operation["machine"]] = per_machine.get(operation["machine"], 0) + 1
     pairs = sum(n * (n - 1) // 2 for n in per_machine.values())
     jobs = len(instance["sets"]["jobs"])
     precedences = operations - jobs

@@ -57,17 +57,17 @@ def _data_section(package: Package) -> str:
 
 
 def misread(package: Package) -> tuple[str, dict[str, Any]]:
-    record = copy.deepcopy(public_record(package.instance_data))
-    job = record["sets"]["jobs"][0]
-    op = record["sets"]["operations"][job][0]
-    machine, duration = record["machine_assignment"][job][op], record["processing_time"][job][op]
-    record["processing_time"][job][op] = duration + 1
+    public = copy.deepcopy(public_record(package.instance_data))
+    job = public["sets"]["jobs"][0]
+    op = public["sets"]["operations"][job][0]
+    machine, duration = public["machine_assignment"][job][op], public["processing_time"][job][op]
+    public["processing_time"][job][op] = duration + 1
     pattern = rf"\('{op}', '{machine}', {duration}\)"
     line = next(line for line in package.solver_ref.splitlines() if line.startswith(f"    {job!r}: ["))
     damaged, count = re.subn(pattern, f"('{op}', '{machine}', {duration + 1})", line, count=1)
     if count != 1:
         raise ValueError(f"{package.instance_id}: cannot find {job}-{op} in the reference solver")
-    return package.solver_ref.replace(line, damaged), record
+    return package.solver_ref.replace(line, damaged), public
 
 
 def drop_constraint(package: Package) -> str:

@@ -36,15 +36,15 @@ CAPACITY_ROWS = "    for t in range(nT):\n        row = np.zeros(3 * block)\n"
 
 
 def misread(package: Package) -> tuple[str, dict[str, Any]]:
-    record = copy.deepcopy(public_record(package.instance_data))
-    product = record["sets"]["products"][0]
-    period = record["sets"]["periods"][0]
-    record["demand"][product][period] += 1
+    public = copy.deepcopy(public_record(package.instance_data))
+    product = public["sets"]["products"][0]
+    period = public["sets"]["periods"][0]
+    public["demand"][product][period] += 1
     line = next(line for line in package.solver_ref.splitlines() if line.startswith("DEMAND = "))
     demand = {
-        p: [record["demand"][p][t] for t in record["sets"]["periods"]] for p in record["sets"]["products"]
+        p: [public["demand"][p][t] for t in public["sets"]["periods"]] for p in public["sets"]["products"]
     }
-    return package.solver_ref.replace(line, f"DEMAND = {demand!r}"), record
+    return package.solver_ref.replace(line, f"DEMAND = {demand!r}"), public
 
 
 def drop_constraint(package: Package) -> str:

@@ -43,16 +43,16 @@ def solve() -> dict:
 
 
 def misread(package: Package) -> tuple[str, dict[str, Any]]:
-    record = copy.deepcopy(public_record(package.instance_data))
-    job = record["sets"]["jobs"][0]
-    times = record["effective_processing_time"][job]
+    public = copy.deepcopy(public_record(package.instance_data))
+    job = public["sets"]["jobs"][0]
+    times = public["effective_processing_time"][job]
     line = f"    {job!r}: {times!r},"
     if line not in package.solver_ref:
         raise ValueError(f"{package.instance_id}: cannot find {job}'s times in the reference solver")
-    record["effective_processing_time"][job] = {m: t + 1 for m, t in times.items()}
+    public["effective_processing_time"][job] = {m: t + 1 for m, t in times.items()}
     return package.solver_ref.replace(
-        line, f"    {job!r}: {record['effective_processing_time'][job]!r},"
-    ), record
+        line, f"    {job!r}: {public['effective_processing_time'][job]!r},"
+    ), public
 
 
 def drop_constraint(package: Package) -> str:

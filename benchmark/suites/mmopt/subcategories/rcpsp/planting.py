@@ -65,11 +65,11 @@ def misread(package: Package) -> tuple[str, dict[str, Any]]:
     optimum = float(package.solution_ref["objective_value"])
     line = next(line for line in package.solver_ref.splitlines() if line.startswith("CAPACITY = "))
     for resource, capacity in package.instance_data["resource_capacity"].items():
-        record = copy.deepcopy(public_record(package))
-        record["resource_capacity"][resource] = capacity + 1
-        code = package.solver_ref.replace(line, f"CAPACITY = {dict(record['resource_capacity'])!r}")
+        public = copy.deepcopy(public_record(package))
+        public["resource_capacity"][resource] = capacity + 1
+        code = package.solver_ref.replace(line, f"CAPACITY = {dict(public['resource_capacity'])!r}")
         if _optimum(code) < optimum - 1e-6:
-            return code, record
+            return code, public
     raise ValueError(f"{package.instance_id}: no capacity read one higher shortens the optimum")
 
 

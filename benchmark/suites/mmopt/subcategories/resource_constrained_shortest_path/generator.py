@@ -136,13 +136,13 @@ def official_instance(
     }
     records = []
     for a in arcs:
-        record = {"from": a["from"], "to": a["to"], "cost": a["cost"]}
+        arc_row = {"from": a["from"], "to": a["to"], "cost": a["cost"]}
         if len(names) == 1:
-            record["resource"] = a["use"][names[0]]
+            arc_row["resource"] = a["use"][names[0]]
         else:
-            record.update({f"resource_{k + 1}": a["use"][name] for k, name in enumerate(names)})
-            record["resource_values"] = dict(a["use"])
-        records.append(record)
+            arc_row.update({f"resource_{k + 1}": a["use"][name] for k, name in enumerate(names)})
+            arc_row["resource_values"] = dict(a["use"])
+        records.append(arc_row)
     instance["arcs"] = records
     if len(names) == 1:
         instance["variant"] = "single_visual_single_resource_rcsp"

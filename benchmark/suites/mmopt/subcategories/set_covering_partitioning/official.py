@@ -46,12 +46,12 @@ def check(output: Any, instance: Mapping[str, Any], tolerance: float) -> Officia
     coverage: Counter[str] = Counter()
     computed = 0.0
     for name in chosen:
-        record = subsets.get(name)
-        if not isinstance(record, Mapping):
+        subset_entry = subsets.get(name)
+        if not isinstance(subset_entry, Mapping):
             problems.append(f"unknown subset {name}")
             continue
-        computed += read.number(record.get("cost")) or 0.0
-        covered = record.get("covered_elements")
+        computed += read.number(subset_entry.get("cost")) or 0.0
+        covered = subset_entry.get("covered_elements")
         if not isinstance(covered, list):
             problems.append(f"subset {name} lists no covered elements")
             continue

@@ -357,7 +357,7 @@ def solution_record(instance: Mapping[str, Any], schedule: Mapping[str, Mapping[
     workers, days, shifts = instance["sets"]["workers"], instance["sets"]["days"], instance["sets"]["shifts"]
     totals = roster_totals(instance, schedule)
     value = int(totals["objective"])
-    record: dict[str, Any] = {
+    solution: dict[str, Any] = {
         "status": "optimal",
         "objective": value,
         "objective_value": value,
@@ -365,24 +365,24 @@ def solution_record(instance: Mapping[str, Any], schedule: Mapping[str, Mapping[
         "assignment_cost": int(totals["assignment_cost"]),
     }
     if rules(instance).overtime:
-        record["overtime_cost"] = int(totals["overtime_cost"])
-        record["total_overtime_shifts"] = int(sum(totals["overtime"].values()))
-    record["assignments_by_day"] = {
+        solution["overtime_cost"] = int(totals["overtime_cost"])
+        solution["total_overtime_shifts"] = int(sum(totals["overtime"].values()))
+    solution["assignments_by_day"] = {
         d: {s: [w for w in workers if schedule[w][d] == s] for s in shifts} for d in days
     }
-    record["coverage_realized"] = {
+    solution["coverage_realized"] = {
         d: {s: sum(schedule[w][d] == s for w in workers) for s in shifts} for d in days
     }
-    record["worker_schedule"] = {w: dict(schedule[w]) for w in workers}
-    record["worker_total_assignments"] = dict(totals["totals"])
+    solution["worker_schedule"] = {w: dict(schedule[w]) for w in workers}
+    solution["worker_total_assignments"] = dict(totals["totals"])
     if rules(instance).night_limit:
-        record["worker_night_assignments"] = dict(totals["nights"])
+        solution["worker_night_assignments"] = dict(totals["nights"])
     if rules(instance).overtime:
-        record["worker_overtime"] = dict(totals["overtime"])
-        record["workers_at_regular_cap"] = [
+        solution["worker_overtime"] = dict(totals["overtime"])
+        solution["workers_at_regular_cap"] = [
             w for w in workers if totals["totals"][w] >= int(instance["regular_shift_limit"][w])
         ]
-    return record
+    return solution
 
 
 def reference_solve(instance: Mapping[str, Any]) -> ReferenceSolution:

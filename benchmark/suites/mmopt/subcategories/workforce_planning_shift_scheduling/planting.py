@@ -64,14 +64,14 @@ def _data_section(package: Package) -> str:
 
 
 def misread(package: Package) -> tuple[str, dict[str, Any]]:
-    record = copy.deepcopy(public_record(package.instance_data))
-    shifts = record["sets"]["shifts"]
-    day, shift = next((d, s) for d in record["sets"]["days"] for s in shifts if record["demand"][d][s] > 0)
-    record["demand"][day][shift] -= 1
+    public = copy.deepcopy(public_record(package.instance_data))
+    shifts = public["sets"]["shifts"]
+    day, shift = next((d, s) for d in public["sets"]["days"] for s in shifts if public["demand"][d][s] > 0)
+    public["demand"][day][shift] -= 1
     line = next(line for line in package.solver_ref.splitlines() if line.startswith("DEMAND = "))
-    demand = {d: [record["demand"][d][s] for s in shifts] for d in record["sets"]["days"]}
+    demand = {d: [public["demand"][d][s] for s in shifts] for d in public["sets"]["days"]}
     comment = line[line.index("  #") :] if "  #" in line else ""
-    return package.solver_ref.replace(line, f"DEMAND = {demand!r}{comment}"), record
+    return package.solver_ref.replace(line, f"DEMAND = {demand!r}{comment}"), public
 
 
 def drop_constraint(package: Package) -> str:
