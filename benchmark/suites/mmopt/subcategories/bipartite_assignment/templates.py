@@ -67,7 +67,8 @@ def task_input(record: VerifiedRecord) -> str:
     any_forbidden = bool(forbidden(instance))
     split = len(figures(instance)) > 1
     figure = "figures" if split else "figure"
-    assignments = _TEXT["assignments_some_workers" if spare_workers(instance) else "assignments_every_worker"]
+    idle = spare_workers(instance)
+    assignments = _TEXT["assignments_some_workers"] if idle else _TEXT["assignments_every_worker"]
     fields = {
         "where": _TEXT["where_split"].format(figures=_figure_list(instance)) if split else _TEXT["where_one"],
         "measure": measure(instance),

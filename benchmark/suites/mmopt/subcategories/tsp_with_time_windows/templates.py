@@ -93,16 +93,20 @@ def math_model(record: VerifiedRecord) -> str:
 def solver_ref(record: VerifiedRecord) -> str:
     instance = record.instance
     names = instance["sets"]["nodes"]
+    depot, decimals = instance["depot"], routing.rule_decimals(travel_rule(instance))
+    coordinates = {n: tuple(instance["coordinates"][n]) for n in names}
+    windows = {n: tuple(instance["time_windows"][n]) for n in names}
+    service = {n: instance["service_times"][n] for n in names}
     # the reference's own method: the big-M MILP would take 5-10 s at the hard tier's size
-    template = SOLVER_TEMPLATE if uses_big_m(instance) else DP_SOLVER_TEMPLATE
-    return template.format(
-        instance_id=record.instance_id,
-        depot=instance["depot"],
-        coordinates={n: tuple(instance["coordinates"][n]) for n in names},
-        windows={n: tuple(instance["time_windows"][n]) for n in names},
-        service={n: instance["service_times"][n] for n in names},
-        decimals=routing.rule_decimals(travel_rule(instance)),
-    )
+    if uses_big_m(instance):
+        return SOLVER_TEMPLATE.format(
+            instance_id=record.instance_id, depot=depot, coordinates=coordinates, windows=windows,
+            service=service, decimals=decimals,
+        )  # fmt: skip
+    return DP_SOLVER_TEMPLATE.format(
+        instance_id=record.instance_id, depot=depot, coordinates=coordinates, windows=windows,
+        service=service, decimals=decimals,
+    )  # fmt: skip
 
 
 def describe(record: VerifiedRecord) -> Descriptors:
