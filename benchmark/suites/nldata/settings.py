@@ -54,7 +54,9 @@ class NLDataSetting(StrEnum):
     PREDICTION_UNNAMED = "prediction_unnamed"
 
 
-SETTINGS: tuple[str, ...] = tuple(NLDataSetting)
+#: Plain strings, not the members: they travel to xdist workers and back, and execnet serializes
+#: only builtin types (a member as a dict key made every worker fail).
+SETTINGS: tuple[str, ...] = tuple(setting.value for setting in NLDataSetting)
 #: The paper's nine settings (Fig. 5), what a run without ``--setting`` runs; ``prediction_unnamed``
 #: (issue 25) is run by name.
 PAPER_SETTINGS: tuple[str, ...] = SETTINGS[:9]

@@ -49,7 +49,7 @@ _FIXTURES = Path(__file__).resolve().parents[3] / "fixtures" / "nldata"
 class NLDataSuite(SuiteDefaults):
     name = "nldata"
     settings: tuple[str, ...] = SETTINGS
-    default_setting = NLDataSetting.NL_DATA
+    default_setting: str = NLDataSetting.NL_DATA.value
     #: Without ``--setting``, every case runs under the paper's nine settings (its Fig. 5 rows);
     #: ``--setting=prediction_unnamed`` runs our unnamed-pattern prediction variant.
     run_settings: tuple[str, ...] = PAPER_SETTINGS
