@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from benchmark.suites.mmopt.categories import MmoptCategory
 from benchmark.suites.mmopt.subcategories import get_subcategory
 from benchmark.suites.mmopt.subcategories.base import SolutionCheck
 from benchmark.verdict import Verdict
@@ -70,11 +71,15 @@ def score_feasibility(
         if infeasible_claim:
             return Verdict(passed=True, **common)
         return Verdict.fail(
-            "wrong_objective", f"no solution exists, but solve() reported status {said!r}", **common
+            MmoptCategory.WRONG_OBJECTIVE,
+            f"no solution exists, but solve() reported status {said!r}",
+            **common,
         )
     if infeasible_claim:
         return Verdict.fail(
-            "wrong_objective", f"a solution exists, but solve() reported status {said!r}", **common
+            MmoptCategory.WRONG_OBJECTIVE,
+            f"a solution exists, but solve() reported status {said!r}",
+            **common,
         )
     validator = None if objective_only else get_subcategory(subcategory)
     if validator is None:
@@ -86,7 +91,7 @@ def score_feasibility(
     )
     if not check.feasible:
         return Verdict.fail(
-            "infeasible_solution",
+            MmoptCategory.INFEASIBLE_SOLUTION,
             "; ".join(check.problems) or "the returned decisions are infeasible",
             extra={"decisions_checked": True},
             **common,

@@ -20,13 +20,25 @@ project's stricter checks, listed per subcategory in the README.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from enum import StrEnum
 from typing import Any
 
 from benchmark.suites.mmopt.subcategories import get_subcategory
 from benchmark.suites.mmopt.subcategories.base import OfficialCheck, OfficialRules, SolutionCheck
 
-SCORING_MODES: tuple[str, ...] = ("strict", "official")
-DEFAULT_SCORING = "strict"
+
+class ScoringMode(StrEnum):
+    """``--scoring``: ``OFFICIAL`` reproduces the official verdict, ``STRICT`` adds the project's
+    checks."""
+
+    STRICT = "strict"
+    OFFICIAL = "official"
+
+
+#: The modes and the default as plain strings: they are an option's choices and default, and they
+#: are kept in attempts and run info, which cross to the xdist controller (builtin types only).
+SCORING_MODES: tuple[str, ...] = tuple(mode.value for mode in ScoringMode)
+DEFAULT_SCORING: str = ScoringMode.STRICT.value
 
 
 def make_check(

@@ -45,10 +45,12 @@ import numpy as np
 from scipy.optimize import linprog
 
 from adapters.planted import CODE_FAULTS, STAGE2_FAULTS
+from benchmark.categories import ExecutionCategory
 from benchmark.resources import resource_text
+from benchmark.suites.mmopt.categories import MmoptCategory
 from benchmark.suites.mmopt.generation.contracts import PlantingModule
 from benchmark.suites.mmopt.package import Package
-from benchmark.suites.mmopt.stage2 import public_record
+from benchmark.suites.mmopt.stage2 import Stage2Status, public_record
 from benchmark.suites.mmopt.subcategories import folder_part
 
 DATA_CAUSES: tuple[str, ...] = ("misread_value", "drop_constraint", "relax_integrality", "heuristic")
@@ -57,10 +59,10 @@ FLOW_SUBCATEGORIES: tuple[str, ...] = ("maximum_flow", "minimum_cost_flow")
 _TOLERANCE = 1e-6
 
 _CODE_FAULT_EFFECTS: dict[str, tuple[str, str]] = {
-    "syntax": ("syntax", "execution_level"),
-    "missing_package": ("dependency", "execution_level"),
-    "infinite_loop": ("timeout", "execution_level"),
-    "omit_solve": ("response_contract", "other_code_artifact"),
+    "syntax": (ExecutionCategory.SYNTAX, "execution_level"),
+    "missing_package": (ExecutionCategory.DEPENDENCY, "execution_level"),
+    "infinite_loop": (ExecutionCategory.TIMEOUT, "execution_level"),
+    "omit_solve": (ExecutionCategory.RESPONSE_CONTRACT, "other_code_artifact"),
 }
 
 
@@ -73,7 +75,7 @@ class Expected:
     stage1_class: str | None
     downstream_category: str | None
     downstream_class: str | None
-    stage2: str  # "matched", "mismatched" or "unresolved"
+    stage2: Stage2Status
     stage2_fault: str | None = None
 
 
@@ -229,7 +231,7 @@ def plant(package: Package, cause: str, stage2_fault: str | None = None) -> dict
     if stage2_fault is not None and stage2_fault not in STAGE2_FAULTS:
         raise ValueError(f"unknown Stage-2 fault {stage2_fault!r}; known: {', '.join(STAGE2_FAULTS)}")
     entry: dict[str, Any] = {"cause": cause}
-    stage2 = "unresolved" if stage2_fault else "matched"
+    stage2 = Stage2Status.UNRESOLVED if stage2_fault else Stage2Status.MATCHED
     folder = _folder_planting(package.subcategory)
     if cause in CODE_FAULTS:
         entry["code_fault"] = cause
@@ -240,12 +242,16 @@ def plant(package: Package, cause: str, stage2_fault: str | None = None) -> dict
         category, failure_class = (
             folder.MISREAD_EFFECT
             if folder
-            else ("infeasible_solution", "structural_modeling")
+            else (MmoptCategory.INFEASIBLE_SOLUTION, "structural_modeling")
             if package.subcategory == "maximum_flow"
-            else ("wrong_objective", "undecidable")
+            else (MmoptCategory.WRONG_OBJECTIVE, "undecidable")
         )
         expected = Expected(
-            category, failure_class, None, None, "unresolved" if stage2_fault else "mismatched"
+            category,
+            failure_class,
+            None,
+            None,
+            Stage2Status.UNRESOLVED if stage2_fault else Stage2Status.MISMATCHED,
         )
     elif cause == "relax_integrality":
         if folder:
@@ -268,9 +274,9 @@ def plant(package: Package, cause: str, stage2_fault: str | None = None) -> dict
         # A maximum flow is answered with its cut certificate, which a flow that is not maximum
         # cannot match (max-flow min-cut): a heuristic's answer fails as infeasible there.
         effect = (
-            ("infeasible_solution", "structural_modeling")
+            (MmoptCategory.INFEASIBLE_SOLUTION, "structural_modeling")
             if cause == "drop_constraint" or package.subcategory == "maximum_flow"
-            else ("wrong_objective", "solution_procedure")
+            else (MmoptCategory.WRONG_OBJECTIVE, "solution_procedure")
         )
         expected = Expected(*effect, *effect, stage2)
     if stage2_fault:

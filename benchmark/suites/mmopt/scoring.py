@@ -31,10 +31,12 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
+from benchmark.categories import ExecutionCategory
 from benchmark.sandbox import ExecutionResult, Outcome
 from benchmark.suites.mmopt import official_objective, tolerances
+from benchmark.suites.mmopt.categories import MmoptCategory
 from benchmark.suites.mmopt.feasibility import is_feasibility_type, score_feasibility
-from benchmark.suites.mmopt.official import DEFAULT_SCORING, official_schema
+from benchmark.suites.mmopt.official import DEFAULT_SCORING, ScoringMode, official_schema
 from benchmark.suites.mmopt.package import REFERENCE_OBJECTIVE_KEYS
 from benchmark.suites.mmopt.subcategories import get_subcategory
 from benchmark.suites.mmopt.subcategories.base import OfficialCheck, SolutionCheck, Subcategory
@@ -210,7 +212,7 @@ def _score_with_official_rules(
 ) -> Verdict:
     """An official-schema instance: the official verdict, plus the strict rules unless ``official``."""
     tolerance = tolerance_for(subcategory)
-    strict = scoring != "official"
+    strict = scoring != ScoringMode.OFFICIAL
     extra: dict[str, Any] = {"tolerance": tolerance, "decisions_checked": True, "schema": "official"}
     returned: float | None = None
     if strict:
@@ -218,13 +220,13 @@ def _score_with_official_rules(
         status = str(result.get("status", "")).strip().lower()
         if status in _FAILED_STATUSES:
             return Verdict.fail(
-                "wrong_objective",
+                MmoptCategory.WRONG_OBJECTIVE,
                 f"solve() reported status {status!r}, but the instance has an optimum",
                 **common,
             )
         key, returned, problem = read_objective(result)
         if problem is not None:
-            return Verdict.fail("output_format", problem, **common)
+            return Verdict.fail(ExecutionCategory.OUTPUT_FORMAT, problem, **common)
         extra["objective_key"] = key
         check: OfficialCheck = rules.check(result, instance, tolerance)
     else:
@@ -235,7 +237,7 @@ def _score_with_official_rules(
         problems += (f"reported objective {returned:g} but the returned decisions give {check.computed:g}",)
     if problems:
         return Verdict.fail(
-            "infeasible_solution",
+            MmoptCategory.INFEASIBLE_SOLUTION,
             "; ".join(problems),
             returned_objective=returned,
             recomputed_objective=check.computed,
@@ -245,11 +247,11 @@ def _score_with_official_rules(
     compared = check.computed if strict else check.objective
     if compared is None:
         return Verdict.fail(
-            "output_format", "no objective could be read or recomputed", extra=extra, **common
+            ExecutionCategory.OUTPUT_FORMAT, "no objective could be read or recomputed", extra=extra, **common
         )
     if abs(compared - expected) > tolerance:
         return Verdict.fail(
-            "wrong_objective",
+            MmoptCategory.WRONG_OBJECTIVE,
             f"objective {compared:g} differs from the verified optimum {expected:g} "
             f"(tolerance {tolerance:g})",
             returned_objective=returned,
@@ -288,7 +290,7 @@ def score_execution(
             scoring=scoring,
             common=common,
         )
-    lenient = scoring == "official"
+    lenient = scoring == ScoringMode.OFFICIAL
     status = str(result.get("status", "")).strip().lower()
     if is_feasibility_type(solution_ref):  # a decision instance: scored on its status and decisions
         return score_feasibility(
@@ -307,7 +309,7 @@ def score_execution(
         and str(solution_ref.get("status", "")).lower() == "optimal"
     ):
         return Verdict.fail(
-            "wrong_objective",
+            MmoptCategory.WRONG_OBJECTIVE,
             f"solve() reported status {status!r}, but the instance has an optimum",
             **common,
         )
@@ -327,7 +329,7 @@ def score_execution(
         if check is not None and check.objective is not None:  # the official fallback
             key, returned, problem = "recomputed", check.objective, None
     if problem is not None:
-        return Verdict.fail("output_format", problem, **common)
+        return Verdict.fail(ExecutionCategory.OUTPUT_FORMAT, problem, **common)
     assert returned is not None
     tolerance = tolerance_for(subcategory)
     extra: dict[str, Any] = {"objective_key": key, "tolerance": tolerance}
@@ -343,7 +345,7 @@ def score_execution(
             # the validator reads the reference solution: if that works, the answer is unreadable
             validator.check_solution(instance, normalize_result(solution_ref))
             return Verdict.fail(
-                "output_format",
+                ExecutionCategory.OUTPUT_FORMAT,
                 f"the returned decisions cannot be read ({type(exc).__name__}: {exc})",
                 returned_objective=returned,
                 extra=extra,
@@ -353,7 +355,7 @@ def score_execution(
         extra["decisions_checked"] = True
         if not check.feasible:
             return Verdict.fail(
-                "infeasible_solution",
+                MmoptCategory.INFEASIBLE_SOLUTION,
                 "; ".join(check.problems) or "the returned decisions are infeasible",
                 returned_objective=returned,
                 recomputed_objective=recomputed,
@@ -362,7 +364,7 @@ def score_execution(
             )
         if recomputed is not None and abs(recomputed - returned) > tolerance:
             return Verdict.fail(
-                "infeasible_solution",
+                MmoptCategory.INFEASIBLE_SOLUTION,
                 f"reported objective {returned:g} but the returned decisions give {recomputed:g}",
                 returned_objective=returned,
                 recomputed_objective=recomputed,
@@ -377,7 +379,7 @@ def score_execution(
         raise ValueError("solution_ref.json has no numeric objective_value")
     if abs(returned - expected) > tolerance:
         return Verdict.fail(
-            "wrong_objective",
+            MmoptCategory.WRONG_OBJECTIVE,
             f"objective {returned:g} differs from the verified optimum {expected:g} "
             f"(tolerance {tolerance:g})",
             returned_objective=returned,

@@ -22,6 +22,7 @@ import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 from benchmark.messages import ImagePart, Message, TextPart
@@ -32,19 +33,32 @@ from benchmark.suites.mmopt.package import Package
 from benchmark.suites.mmopt.prompts import SYSTEM_PROMPT
 from benchmark.suites.mmopt.subcategories import folder_part
 
-#: Why a Stage-2 answer could not be used, in the order they are tested. The first five are the
-#: paper's parse-failure subtypes (Table 13); ``schema_mismatch`` is valid JSON that is not the
-#: extraction contract; ``interrupted`` is a follow-up that could not be obtained at all.
-UNRESOLVED_SUBTYPES: tuple[str, ...] = (
-    "empty_response",
-    "incomplete_json",
-    "unquoted_numeric_keys",
-    "python_literal",
-    "other_malformed_json",
-    "schema_mismatch",
-    "interrupted",
-)
-#: The subtypes that are parse failures of an answer (Table 13); the rest are listed apart.
+
+class Stage2Status(StrEnum):
+    """How a Stage-2 answer compares with the public record (a record's ``extra.stage2.status``)."""
+
+    MATCHED = "matched"
+    MISMATCHED = "mismatched"
+    UNRESOLVED = "unresolved"
+
+
+class Unresolved(StrEnum):
+    """Why a Stage-2 answer could not be used, in the order they are tested. The first five are the
+    paper's parse-failure subtypes (Table 13); ``SCHEMA_MISMATCH`` is valid JSON that is not the
+    extraction contract; ``INTERRUPTED`` is a follow-up that could not be obtained at all."""
+
+    EMPTY_RESPONSE = "empty_response"
+    INCOMPLETE_JSON = "incomplete_json"
+    UNQUOTED_NUMERIC_KEYS = "unquoted_numeric_keys"
+    PYTHON_LITERAL = "python_literal"
+    OTHER_MALFORMED_JSON = "other_malformed_json"
+    SCHEMA_MISMATCH = "schema_mismatch"
+    INTERRUPTED = "interrupted"
+
+
+#: :class:`Unresolved` as plain strings, in test order: they may become parametrize ids, which
+#: travel to xdist workers (execnet serializes builtin types only).
+UNRESOLVED_SUBTYPES: tuple[str, ...] = tuple(subtype.value for subtype in Unresolved)
 PARSE_FAILURE_SUBTYPES: tuple[str, ...] = UNRESOLVED_SUBTYPES[:5]
 
 _PROMPTS = text_fragments(__name__, "prompts.toml")
@@ -56,19 +70,19 @@ class Stage2Reading:
     """A Stage-2 answer read as the extraction contract, or why it could not be."""
 
     structured_instance: dict[str, Any] | None
-    unresolved: str | None = None
+    unresolved: Unresolved | None = None
     detail: str = ""
     notes: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
 class Stage2Check:
-    """A Stage-2 answer against the public record: ``matched``, ``mismatched`` (with the fields
-    that differ) or ``unresolved`` (with its subtype)."""
+    """A Stage-2 answer against the public record: matched, mismatched (with the fields that
+    differ) or unresolved (with its subtype)."""
 
-    status: str
+    status: Stage2Status
     differences: tuple[str, ...] = ()
-    unresolved: str | None = None
+    unresolved: Unresolved | None = None
     detail: str = ""
     structured_instance: dict[str, Any] | None = field(default=None, compare=False)
     notes: tuple[str, ...] = ()
@@ -206,7 +220,7 @@ def _balanced_end(text: str) -> int | None:
     return None
 
 
-def _unparsed(subtype: str, detail: str, notes: list[str]) -> Stage2Reading:
+def _unparsed(subtype: Unresolved, detail: str, notes: list[str]) -> Stage2Reading:
     return Stage2Reading(None, unresolved=subtype, detail=detail, notes=tuple(notes))
 
 
@@ -215,7 +229,7 @@ def parse_stage2(text: str, truncated: bool = False) -> Stage2Reading:
     before or after it. Everything else that is not the JSON contract is unresolved."""
     notes: list[str] = []
     if not text or not text.strip():
-        return _unparsed("empty_response", "the Stage-2 answer is empty", notes)
+        return _unparsed(Unresolved.EMPTY_RESPONSE, "the Stage-2 answer is empty", notes)
     body = text.strip()
     fenced = _FENCE.match(body)
     if fenced:
@@ -223,7 +237,7 @@ def parse_stage2(text: str, truncated: bool = False) -> Stage2Reading:
         notes.append("JSON was wrapped in a markdown fence")
     start = body.find("{")
     if start < 0:
-        return _unparsed("other_malformed_json", "no JSON object in the Stage-2 answer", notes)
+        return _unparsed(Unresolved.OTHER_MALFORMED_JSON, "no JSON object in the Stage-2 answer", notes)
     if start > 0:
         notes.append("text before the JSON object was ignored")
     candidate = body[start:]
@@ -237,7 +251,7 @@ def parse_stage2(text: str, truncated: bool = False) -> Stage2Reading:
     instance = extracted.get("structured_instance") if isinstance(extracted, dict) else None
     if not isinstance(instance, dict):
         return _unparsed(
-            "schema_mismatch",
+            Unresolved.SCHEMA_MISMATCH,
             "valid JSON, but without an extracted_data.structured_instance object",
             notes,
         )
@@ -251,7 +265,9 @@ def _classify_malformed(
     end = _balanced_end(candidate)
     if end is None or truncated:
         cut = " (the reply was cut off by the output limit)" if truncated else ""
-        return _unparsed("incomplete_json", f"the JSON ends before it is closed{cut}: {where}", notes)
+        return _unparsed(
+            Unresolved.INCOMPLETE_JSON, f"the JSON ends before it is closed{cut}: {where}", notes
+        )
     balanced = candidate[:end]
     quoted = _NUMERIC_KEY.sub(r'\1"\2"\3', balanced)
     if quoted != balanced:
@@ -260,14 +276,16 @@ def _classify_malformed(
         except json.JSONDecodeError:
             pass
         else:
-            return _unparsed("unquoted_numeric_keys", f"object keys are unquoted numbers: {where}", notes)
+            return _unparsed(
+                Unresolved.UNQUOTED_NUMERIC_KEYS, f"object keys are unquoted numbers: {where}", notes
+            )
     try:
         literal = ast.literal_eval(balanced)
     except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
         literal = None
     if isinstance(literal, dict):
-        return _unparsed("python_literal", f"a Python literal, not JSON: {where}", notes)
-    return _unparsed("other_malformed_json", f"not valid JSON: {where}", notes)
+        return _unparsed(Unresolved.PYTHON_LITERAL, f"a Python literal, not JSON: {where}", notes)
+    return _unparsed(Unresolved.OTHER_MALFORMED_JSON, f"not valid JSON: {where}", notes)
 
 
 def check_stage2(text: str, package: Package, truncated: bool = False) -> Stage2Check:
@@ -276,11 +294,11 @@ def check_stage2(text: str, package: Package, truncated: bool = False) -> Stage2
     if reading.structured_instance is None:
         assert reading.unresolved is not None
         return Stage2Check(
-            "unresolved", unresolved=reading.unresolved, detail=reading.detail, notes=reading.notes
+            Stage2Status.UNRESOLVED, unresolved=reading.unresolved, detail=reading.detail, notes=reading.notes
         )
     comparison = compare_extraction(public_record(package), reading.structured_instance)
     return Stage2Check(
-        "matched" if comparison.matched else "mismatched",
+        Stage2Status.MATCHED if comparison.matched else Stage2Status.MISMATCHED,
         differences=comparison.differences,
         structured_instance=reading.structured_instance,
         notes=reading.notes,
@@ -289,4 +307,4 @@ def check_stage2(text: str, package: Package, truncated: bool = False) -> Stage2
 
 def interrupted(detail: str) -> Stage2Check:
     """A follow-up that could not be obtained (the endpoint failed): unresolved, not a cause."""
-    return Stage2Check("unresolved", unresolved="interrupted", detail=detail)
+    return Stage2Check(Stage2Status.UNRESOLVED, unresolved=Unresolved.INTERRUPTED, detail=detail)

@@ -44,6 +44,7 @@ import pytest
 from adapters.base import AdapterError, CompletionRequest, OracleUnavailable
 from benchmark.attempt import Attempt, Execution, Reply
 from benchmark.cases import Case, InstanceRef
+from benchmark.categories import ExecutionCategory, InfrastructureCategory
 from benchmark.messages import Message
 from benchmark.reporting.render import Table
 from benchmark.sandbox import Outcome
@@ -52,6 +53,7 @@ from benchmark.suites.mmopt import commands
 from benchmark.suites.mmopt import package as packages
 from benchmark.suites.mmopt.attribution import classify_artifact
 from benchmark.suites.mmopt.attribution_tables import OFFICIAL_SETTINGS, SETTINGS, attribution_tables
+from benchmark.suites.mmopt.categories import MmoptCategory
 from benchmark.suites.mmopt.instance_check import check_instance
 from benchmark.suites.mmopt.official import DEFAULT_SCORING, SCORING_MODES
 from benchmark.suites.mmopt.prompts import oracle_response, payload_messages, stage1_messages
@@ -59,6 +61,7 @@ from benchmark.suites.mmopt.response import parse_stage1
 from benchmark.suites.mmopt.scoring import score_execution
 from benchmark.suites.mmopt.stage2 import (
     Stage2Check,
+    Stage2Status,
     check_stage2,
     interrupted,
     public_record,
@@ -69,9 +72,9 @@ from benchmark.verdict import InfrastructureError, NotEvaluable, Verdict
 
 #: Stage-2 status → the two-stage attribution of the failed Stage-1 sample (App. F.3 top-level split).
 ATTRIBUTION_OF_STAGE2: dict[str, str] = {
-    "mismatched": "reading_mismatch",
-    "matched": "downstream_after_matched_extraction",
-    "unresolved": "unresolved",
+    Stage2Status.MISMATCHED: "reading_mismatch",
+    Stage2Status.MATCHED: "downstream_after_matched_extraction",
+    Stage2Status.UNRESOLVED: "unresolved",
 }
 
 
@@ -86,7 +89,7 @@ FAMILY_SHORT_NAMES: dict[str, str] = {
     "combinatorial_logical": "combinatorial",
 }
 #: Official Stage-1 failure categories (App. F.3, Table 9), in the order of the pipeline.
-FAILURE_CATEGORIES: tuple[str, ...] = (*EXECUTION_CATEGORIES, "infeasible_solution", "wrong_objective")
+FAILURE_CATEGORIES: tuple[str, ...] = (*EXECUTION_CATEGORIES, *MmoptCategory)
 
 _FIXTURES = commands.DEFAULT_ROOT
 
@@ -254,7 +257,7 @@ class MMOptSuite(SuiteDefaults):
         if case.setting == "verified_extraction":
             _ask_stage2(package, _interaction(context, "stage2"), attempt)
             check = _stage2_check(package, attempt.replies["stage2"])
-            if check.status != "matched" or check.structured_instance is None:
+            if check.status != Stage2Status.MATCHED or check.structured_instance is None:
                 raise _not_evaluable(check)
             messages = payload_messages(package, package.instance_id, check.structured_instance)
         elif case.setting == "oracle_reading":
@@ -273,7 +276,7 @@ class MMOptSuite(SuiteDefaults):
         package = packages.load_package(case.instance, packages.SETTING_FILES[case.setting])
         check = _stage2_check(package, attempt.replies["stage2"]) if "stage2" in attempt.replies else None
         if case.setting == "verified_extraction" and (
-            check is None or check.status != "matched" or check.structured_instance is None
+            check is None or check.status != Stage2Status.MATCHED or check.structured_instance is None
         ):
             raise _not_evaluable(check)
         verdict = _score_answer(package, attempt, ANSWER_INTERACTION[case.setting])
@@ -330,7 +333,7 @@ def _ask_answer(
         return
     execution = context.sandbox.run_solve(parsed.code, context.limits)
     if execution.outcome is Outcome.SANDBOX_ERROR:
-        raise InfrastructureError("sandbox_error", execution.error)
+        raise InfrastructureError(InfrastructureCategory.SANDBOX_ERROR, execution.error)
     attempt.artifacts[SOLVE_FILE] = parsed.code
     attempt.executions[SOLVE_FILE] = Execution.of(execution)
 
@@ -347,7 +350,7 @@ def _score_answer(package: packages.Package, attempt: Attempt, interaction: str)
     run = attempt.executions.get(SOLVE_FILE)
     if parsed.code is None or run is None:
         cut = " (the reply was cut off by the output limit)" if reply.truncated else ""
-        verdict = Verdict.fail("response_contract", f"{parsed.violation}{cut}", extra=notes)
+        verdict = Verdict.fail(ExecutionCategory.RESPONSE_CONTRACT, f"{parsed.violation}{cut}", extra=notes)
     else:
         execution = run.result()
         verdict = score_execution(

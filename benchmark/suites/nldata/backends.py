@@ -23,6 +23,7 @@ import sys
 from dataclasses import dataclass
 
 from benchmark.categories import ExecutionCategory
+from benchmark.suites.nldata.categories import NLDataCategory
 from benchmark.suites.nldata.mathprog import BACKEND as MATHPROG
 from benchmark.suites.nldata.mathprog import RESULT_PREFIX
 
@@ -110,10 +111,10 @@ print({RESULT_PREFIX!r} + json.dumps(result))
 _AMPL_CLASSES: tuple[tuple[re.Pattern[str], str], ...] = (
     (
         re.compile(r"is not a (param|set)|not declared|no such (param|set)", re.IGNORECASE),
-        "undeclared_data_parameter",
+        NLDataCategory.UNDECLARED_DATA_PARAMETER,
     ),
-    (re.compile(r"is not defined|undefined", re.IGNORECASE), "undefined_entity"),
-    (re.compile(r"no (data|value) for", re.IGNORECASE), "missing_data"),
+    (re.compile(r"is not defined|undefined", re.IGNORECASE), NLDataCategory.UNDEFINED_ENTITY),
+    (re.compile(r"no (data|value) for", re.IGNORECASE), NLDataCategory.MISSING_DATA),
 )
 
 

@@ -17,6 +17,7 @@ from typing import Any
 from benchmark.categories import ExecutionCategory, InfrastructureCategory
 from benchmark.sandbox import Limits, Outcome, Sandbox
 from benchmark.suites.nldata.backends import AMPL, AMPL_SCRIPT, classify_ampl
+from benchmark.suites.nldata.categories import NLDataCategory
 from benchmark.suites.nldata.heldout import Dumped, dump_model, model_without_data, parse_dump
 from benchmark.suites.nldata.mathprog import (
     BACKEND,
@@ -46,7 +47,9 @@ def _ampl_execution(parsed: dict[str, Any], rewrites: dict[str, list[str]]) -> E
     if status == "solved" and isinstance(objective, int | float):
         return Execution("optimal", float(objective), None, "", log, rewrites, backend=AMPL)
     if status in ("infeasible", "unbounded"):
-        return Execution(status, None, status, f"the model is {status}", log, rewrites, backend=AMPL)
+        return Execution(
+            status, None, NLDataCategory(status), f"the model is {status}", log, rewrites, backend=AMPL
+        )
     return Execution(
         "error",
         None,

@@ -42,6 +42,7 @@ from typing import Any
 
 from benchmark.categories import ExecutionCategory
 from benchmark.resources import resource_text
+from benchmark.suites.nldata.categories import NLDataCategory
 from benchmark.suites.nldata.entities import statements, tokens
 from benchmark.suites.nldata.statements import statement_spans
 from benchmark.suites.nldata.translate import translate
@@ -200,22 +201,25 @@ def classify(log: str, model: str, data: str) -> tuple[str, str]:
     decisive = next((line for line in error_lines if "warning" not in line), log.strip()[-300:])
     if match := _NOT_DECLARED_IN_DATA.search(log):
         return (
-            "undeclared_data_parameter",
+            NLDataCategory.UNDECLARED_DATA_PARAMETER,
             f"the data file assigns {match.group(1)}, which the model never declares ({decisive})",
         )
     if match := _UNDEFINED.search(log):
         unsupported = ampl_only_constructs(model, data)
         if unsupported:
             return (
-                "unsupported_syntax",
+                NLDataCategory.UNSUPPORTED_SYNTAX,
                 f"AMPL syntax MathProg cannot run: {', '.join(unsupported)} ({decisive})",
             )
-        return "undefined_entity", f"{match.group(1)} is used but never declared ({decisive})"
+        return NLDataCategory.UNDEFINED_ENTITY, f"{match.group(1)} is used but never declared ({decisive})"
     if _MISSING.search(log):
-        return "missing_data", decisive
+        return NLDataCategory.MISSING_DATA, decisive
     unsupported = ampl_only_constructs(model, data)
     if unsupported:
-        return "unsupported_syntax", f"AMPL syntax MathProg cannot run: {', '.join(unsupported)} ({decisive})"
+        return (
+            NLDataCategory.UNSUPPORTED_SYNTAX,
+            f"AMPL syntax MathProg cannot run: {', '.join(unsupported)} ({decisive})",
+        )
     return ExecutionCategory.SYNTAX, decisive
 
 
@@ -267,10 +271,10 @@ def interpret(
     upper = log.upper()
     if "NO PRIMAL FEASIBLE SOLUTION" in upper or "NO INTEGER FEASIBLE SOLUTION" in upper:
         return Execution(
-            "infeasible", None, "infeasible", "the model has no feasible solution", log, rewrites
+            "infeasible", None, NLDataCategory.INFEASIBLE, "the model has no feasible solution", log, rewrites
         )
     if "NO DUAL FEASIBLE SOLUTION" in upper or "UNBOUNDED PRIMAL SOLUTION" in upper:
-        return Execution("unbounded", None, "unbounded", "the model is unbounded", log, rewrites)
+        return Execution("unbounded", None, NLDataCategory.UNBOUNDED, "the model is unbounded", log, rewrites)
     if solution is None:
         return Execution(
             "error",
@@ -284,7 +288,7 @@ def interpret(
     if status == "optimal" and objective is not None:
         return Execution("optimal", objective, None, "", log, rewrites)
     if status in ("infeasible", "unbounded"):
-        return Execution(status, None, status, f"the model is {status}", log, rewrites)
+        return Execution(status, None, NLDataCategory(status), f"the model is {status}", log, rewrites)
     if refusal := _REFUSAL.search(log):
         reason = f"glpsol refused to solve: {refusal.group()}"
         return Execution("error", None, ExecutionCategory.RUNTIME, reason, log, rewrites)

@@ -12,27 +12,10 @@ from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from benchmark.categories import CaseOutcome, ExecutionCategory
+from benchmark.categories import CaseOutcome
 from benchmark.reporting.render import Table
+from benchmark.suites.nldata.categories import FAILURE_CATEGORIES
 from benchmark.suites.nldata.settings import SETTINGS
-
-#: The suite's failure categories (its ``failure_categories``), in pipeline order: the reply, then
-#: MathProg's translation (``unsupported_syntax`` is AMPL that MathProg cannot run, reported apart
-#: from the model's own errors), then the solve, then the objective.
-ERROR_CATEGORIES: tuple[str, ...] = (
-    ExecutionCategory.RESPONSE_CONTRACT,
-    "unsupported_syntax",
-    ExecutionCategory.SYNTAX,
-    "undefined_entity",
-    "undeclared_data_parameter",
-    "missing_data",
-    ExecutionCategory.RUNTIME,
-    ExecutionCategory.TIMEOUT,
-    "infeasible",
-    "unbounded",
-    "wrong_objective",
-    "model_data_coupling",
-)
 
 
 def _scored(records: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
@@ -142,7 +125,7 @@ def error_analysis(records: Sequence[Mapping[str, Any]]) -> Table:
         category = record.get("category") if record.get("outcome") == CaseOutcome.FAILED else None
         if category:
             counts[str(record.get("setting"))][str(category)] += 1
-    present = [c for c in ERROR_CATEGORIES if any(c in group for group in counts.values())] or ["errors"]
+    present = [c for c in FAILURE_CATEGORIES if any(c in group for group in counts.values())] or ["errors"]
     rows = tuple(
         (setting, *(str(counts[setting].get(c, 0)) for c in present))
         for setting in _ordered({str(r.get("setting")) for r in records})

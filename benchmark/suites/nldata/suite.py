@@ -8,7 +8,7 @@ data *and* on every held-out data instance (``heldout.py``: the same model on da
 its own names); ``scores.ebc`` is that strict EBC (the lowest), ``ebc_shown`` and ``ebc_unseen`` (the
 mean over the unseen instances) are recorded beside it, and a model optimal on the shown data only
 fails with ``model_data_coupling``. Failures
-carry the suite's own categories (``reporting.ERROR_CATEGORIES``: undefined entities, data for
+carry the suite's own categories (:class:`~.categories.NLDataCategory`: undefined entities, data for
 undeclared parameters, infeasible, unbounded, ``unsupported_syntax`` apart from model errors, ...).
 """
 
@@ -30,6 +30,7 @@ from benchmark.reporting.render import Table
 from benchmark.suites.base import CaseContext, Grouping, SuiteDefaults, case_request
 from benchmark.suites.nldata import backends, commands, dataset, reporting
 from benchmark.suites.nldata.backends import BackendChoice
+from benchmark.suites.nldata.categories import FAILURE_CATEGORIES, NLDataCategory
 from benchmark.suites.nldata.entities import declarations, entity_counts
 from benchmark.suites.nldata.execution import run_unseen, run_with_dump
 from benchmark.suites.nldata.heldout import Dumped, data_names, declared_names, map_entities, unseen_data
@@ -37,7 +38,6 @@ from benchmark.suites.nldata.judge import judge_messages, oracle_judgement, pars
 from benchmark.suites.nldata.mathprog import BACKEND, DATA_FILE, MODEL_FILE, Execution
 from benchmark.suites.nldata.metrics import ebc, ebc_passes, entity_f1
 from benchmark.suites.nldata.prompts import fenced, task_messages
-from benchmark.suites.nldata.reporting import ERROR_CATEGORIES
 from benchmark.suites.nldata.response import extract
 from benchmark.suites.nldata.roles import RoleMatch, gold_listing, read_lp, role_match
 from benchmark.suites.nldata.settings import PAPER_SETTINGS, SETTINGS, NLDataSetting
@@ -60,7 +60,7 @@ class NLDataSuite(SuiteDefaults):
         Grouping("subcategory"),
         Grouping("difficulty", order=("easy", "medium", "hard"), compare=True),
     )
-    failure_categories: tuple[str, ...] = ERROR_CATEGORIES
+    failure_categories: tuple[str, ...] = FAILURE_CATEGORIES
     #: The judge is a model alias: the harness asks it on the run's stack, ``rescore`` replays it.
     model_options: tuple[str, ...] = ("--judge-model",)
 
@@ -230,7 +230,7 @@ class NLDataSuite(SuiteDefaults):
             "extra": extra,
         }
         if not ebc_passes(execution.objective, task.objective):
-            category = execution.category or "wrong_objective"
+            category = execution.category or NLDataCategory.WRONG_OBJECTIVE
             detail = execution.error or (
                 f"objective {execution.objective!r}, the verified optimum is {task.objective!r} "
                 f"(EBC {ebc_shown:.4f})"
@@ -238,7 +238,7 @@ class NLDataSuite(SuiteDefaults):
             return Verdict.fail(category, detail, **common)
         if not heldout["run"]:
             detail = f"optimal on the shown data, but the unseen data could not be run: {heldout['reason']}"
-            return Verdict.fail("model_data_coupling", detail, **common)
+            return Verdict.fail(NLDataCategory.MODEL_DATA_COUPLING, detail, **common)
         failed = [run for run in heldout["runs"] if not run["passed"]]
         if failed:
             first = failed[0]
@@ -249,7 +249,7 @@ class NLDataSuite(SuiteDefaults):
                 f"verified optimum is {first['expected_objective']!r}; values written into the model "
                 "instead of the data file? (mapping of the data names in extra.heldout.mapping)"
             )
-            return Verdict.fail("model_data_coupling", detail, **common)
+            return Verdict.fail(NLDataCategory.MODEL_DATA_COUPLING, detail, **common)
         return Verdict(passed=True, **common)
 
     def first_request(self, case: Case, max_tokens: int) -> CompletionRequest | None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from benchmark.suites.mmopt.categories import MmoptCategory
 from benchmark.suites.mmopt.generation.pipeline import run_solver_source
 from benchmark.suites.mmopt.package import Package
 from benchmark.suites.mmopt.subcategories.energy_dispatch_unit_commitment.extraction import public_record
@@ -23,7 +24,7 @@ from benchmark.suites.mmopt.subcategories.energy_dispatch_unit_commitment.genera
     fixed_commitment_cost,
 )
 
-MISREAD_EFFECT = ("infeasible_solution", "structural_modeling")
+MISREAD_EFFECT = (MmoptCategory.INFEASIBLE_SOLUTION, "structural_modeling")
 STARTUP_LINK = "            add(row, -u0 if t == 0 else 0.0, np.inf)  # startup linking\n"
 OUTPUT_BOUND = "            upper[p(g, t)] = PMAX[G]\n"
 

@@ -16,12 +16,13 @@ import copy
 import re
 from typing import Any
 
+from benchmark.suites.mmopt.categories import MmoptCategory
 from benchmark.suites.mmopt.generation.pipeline import run_solver_source
 from benchmark.suites.mmopt.package import Package
 from benchmark.suites.mmopt.subcategories.job_shop_scheduling.extraction import public_record
 from benchmark.suites.mmopt.subcategories.job_shop_scheduling.validator import check_solution
 
-MISREAD_EFFECT = ("infeasible_solution", "structural_modeling")
+MISREAD_EFFECT = (MmoptCategory.INFEASIBLE_SOLUTION, "structural_modeling")
 
 HEURISTIC_SOLVE = '''
 

@@ -17,12 +17,13 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from benchmark.suites.mmopt.categories import MmoptCategory
 from benchmark.suites.mmopt.generation.pipeline import run_solver_source
 from benchmark.suites.mmopt.package import Package
 from benchmark.suites.mmopt.stage2 import public_record
 from benchmark.suites.mmopt.subcategories.rcpsp.validator import check_solution
 
-MISREAD_EFFECT = ("infeasible_solution", "structural_modeling")
+MISREAD_EFFECT = (MmoptCategory.INFEASIBLE_SOLUTION, "structural_modeling")
 CUMULATIVE_LOOP = "    for r, cap in CAPACITY.items():\n        model.add_cumulative("
 SERIAL_SGS = '''
 
