@@ -25,7 +25,14 @@ from benchmark.cases import Case, InstanceRef
 from benchmark.categories import ExecutionCategory
 from benchmark.messages import Message
 from benchmark.reporting.render import Table
-from benchmark.suites.base import EXECUTION_CATEGORIES, CaseContext, Grouping, SuiteDefaults, case_request
+from benchmark.suites.base import (
+    EXECUTION_CATEGORIES,
+    CaseContext,
+    Grouping,
+    Suite,
+    SuiteDefaults,
+    case_request,
+)
 from benchmark.suites.mamo import dataset, reporting
 from benchmark.suites.mamo.categories import MamoCategory
 from benchmark.suites.mamo.comparison import absolute_tolerance, answers_match
@@ -297,4 +304,5 @@ def artifact_name(ode: bool) -> str:
     return "program.py" if ode else "model.lp"
 
 
-SUITE = MamoSuite()
+#: Annotated with the protocol, so the type checker proves that the suite provides every hook.
+SUITE: Suite = MamoSuite()

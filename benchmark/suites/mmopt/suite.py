@@ -48,7 +48,14 @@ from benchmark.categories import ExecutionCategory, InfrastructureCategory
 from benchmark.messages import Message
 from benchmark.reporting.render import Table
 from benchmark.sandbox import Outcome
-from benchmark.suites.base import EXECUTION_CATEGORIES, CaseContext, Grouping, SuiteDefaults, case_request
+from benchmark.suites.base import (
+    EXECUTION_CATEGORIES,
+    CaseContext,
+    Grouping,
+    Suite,
+    SuiteDefaults,
+    case_request,
+)
 from benchmark.suites.mmopt import commands
 from benchmark.suites.mmopt import package as packages
 from benchmark.suites.mmopt.attribution import classify_artifact
@@ -399,4 +406,5 @@ def _not_evaluable(check: Stage2Check | None) -> NotEvaluable:
     return NotEvaluable(detail, {"stage2": check.as_record()})
 
 
-SUITE = MMOptSuite()
+#: Annotated with the protocol, so the type checker proves that the suite provides every hook.
+SUITE: Suite = MMOptSuite()

@@ -27,7 +27,7 @@ from benchmark.attempt import Attempt, Reply
 from benchmark.cases import Case, InstanceRef
 from benchmark.categories import ExecutionCategory
 from benchmark.reporting.render import Table
-from benchmark.suites.base import CaseContext, Grouping, SuiteDefaults, case_request
+from benchmark.suites.base import CaseContext, Grouping, Suite, SuiteDefaults, case_request
 from benchmark.suites.nldata import backends, commands, dataset, reporting
 from benchmark.suites.nldata.backends import BackendChoice
 from benchmark.suites.nldata.categories import FAILURE_CATEGORIES, NLDataCategory
@@ -370,4 +370,5 @@ def _roles(task: dataset.Task, model: str, dumped: Dumped | None, listing: str |
         return None
 
 
-SUITE = NLDataSuite()
+#: Annotated with the protocol, so the type checker proves that the suite provides every hook.
+SUITE: Suite = NLDataSuite()

@@ -36,7 +36,7 @@ from benchmark.cases import Case, InstanceRef
 from benchmark.categories import ExecutionCategory
 from benchmark.records import RESULTS_FILE, latest_by_case, read_records
 from benchmark.reporting.render import Table
-from benchmark.suites.base import CaseContext, Grouping, SuiteDefaults
+from benchmark.suites.base import CaseContext, Grouping, Suite, SuiteDefaults
 from benchmark.suites.tbmath import generation, pass_rule, reporting, tasks
 from benchmark.suites.tbmath.agent import AgentLimits, first_messages, run_episode, turn_request
 from benchmark.suites.tbmath.certificates import certify, lean_source
@@ -583,4 +583,5 @@ def score_artifact(
     return Verdict.fail(TbmathCategory.WRONG_OBJECTIVE, detail, **common)
 
 
-SUITE = TbMathSuite()
+#: Annotated with the protocol, so the type checker proves that the suite provides every hook.
+SUITE: Suite = TbMathSuite()
