@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
+from benchmark.categories import InfrastructureCategory
 from benchmark.messages import Message, ToolCall
 
 
@@ -23,7 +24,7 @@ class AdapterError(Exception):
         self,
         message: str,
         *,
-        kind: str = "api_error",
+        kind: str = InfrastructureCategory.API_ERROR,
         status: int | None = None,
         retries: int = 0,
         reason: str | None = None,

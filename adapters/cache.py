@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from adapters.base import AdapterError, Completion, CompletionRequest, ModelAdapter, Usage
+from benchmark.categories import InfrastructureCategory
 from benchmark.files import locked, write_atomically
 from benchmark.messages import ImagePart, ToolCall
 
@@ -233,7 +234,9 @@ class CachedAdapter:
         if not isinstance(marker, dict) or marker.get("session") != self.session:
             return None
         return AdapterError(
-            str(marker.get("message")), kind=str(marker.get("kind", "api_error")), status=marker.get("status")
+            str(marker.get("message")),
+            kind=str(marker.get("kind", InfrastructureCategory.API_ERROR)),
+            status=marker.get("status"),
         )
 
     def _raise_recorded_failure(self, path: Path, request: CompletionRequest) -> None:

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from adapters.base import AdapterError
+from benchmark.categories import InfrastructureCategory
 
 __all__ = [
     "RETRYABLE_STATUSES",
@@ -171,7 +172,7 @@ def call_with_retries(
                 _log.warning("%s: %s: %s", where, fault.description, why)
                 raise AdapterError(
                     f"{where}: {fault.description} ({why})",
-                    kind=UNREACHABLE if fail_fast else "api_error",
+                    kind=UNREACHABLE if fail_fast else InfrastructureCategory.API_ERROR,
                     status=fault.status,
                     retries=attempts - 1,
                     reason=fault.description,

@@ -16,12 +16,13 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from benchmark.suites.mmopt.categories import MmoptCategory
 from benchmark.suites.mmopt.generation.pipeline import run_solver_source
 from benchmark.suites.mmopt.package import Package
 from benchmark.suites.mmopt.subcategories.inventory_routing_problem.extraction import public_record
 from benchmark.suites.mmopt.subcategories.inventory_routing_problem.generator import just_in_time_cost
 
-MISREAD_EFFECT = ("infeasible_solution", "structural_modeling")
+MISREAD_EFFECT = (MmoptCategory.INFEASIBLE_SOLUTION, "structural_modeling")
 CAPACITY_ROW = "        add(row, -np.inf, 0)  # vehicle capacity\n"
 JUST_IN_TIME = '''
 

@@ -15,12 +15,13 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from benchmark.suites.mmopt.categories import MmoptCategory
 from benchmark.suites.mmopt.generation.pipeline import run_solver_source
 from benchmark.suites.mmopt.package import Package
 from benchmark.suites.mmopt.subcategories.parallel_machine_scheduling.extraction import public_record
 from benchmark.suites.mmopt.subcategories.parallel_machine_scheduling.validator import check_solution
 
-MISREAD_EFFECT = ("infeasible_solution", "structural_modeling")
+MISREAD_EFFECT = (MmoptCategory.INFEASIBLE_SOLUTION, "structural_modeling")
 
 HEURISTIC_SOLVE = '''
 
