@@ -70,7 +70,7 @@ def _contamination(args: argparse.Namespace) -> int:
 
 def _merge(args: argparse.Namespace) -> int:
     from benchmark.gate import GateError, parse_allowance
-    from benchmark.records import latest_json
+    from benchmark.records import latest_records
     from benchmark.reporting.baseline import junit_properties, run_gate
     from benchmark.reporting.junit import label_junit
     from benchmark.reporting.merge import MergeError, merge_runs, shard_run_info
@@ -98,7 +98,7 @@ def _merge(args: argparse.Namespace) -> int:
         write_summary(merged.paths, summary)
         status = status or (0 if result.passed else 1)
     gate = summary["run"].get("gate")
-    records = latest_json(merged.paths.results)
+    records = latest_records(merged.paths.results)
     label_junit(merged.paths.junit, summary, records, junit_properties(gate) if gate else None)
     for line in to_text(summary):
         print(line)

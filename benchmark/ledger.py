@@ -21,8 +21,9 @@ from pathlib import Path
 from typing import Any
 
 from benchmark.files import append_lines
+from benchmark.schema import RequestLine, ValidationError
 
-__all__ = ["LEDGER_FILE", "RequestLedger", "SessionSpend"]
+__all__ = ["LEDGER_FILE", "RequestLedger", "SessionSpend", "parse_lines", "read_request_lines"]
 
 LEDGER_FILE = "requests.jsonl"
 
@@ -58,11 +59,12 @@ class RequestLedger:
         self._totals = SessionSpend()
 
     def append(self, entry: Mapping[str, Any]) -> None:
-        """One line for a request sent: ``at`` (UTC, milliseconds) is when the line was written,
-        that is when the request's answer or failure came back."""
+        """One line for a request sent, checked against :class:`RequestLine`: ``at`` (UTC,
+        milliseconds) is when the line was written, that is when the request's answer or failure
+        came back."""
         at = datetime.now(UTC).isoformat(timespec="milliseconds")
-        line = {"session": self.session, "at": at, **entry}
-        append_lines(self.path, json.dumps(line, sort_keys=True) + "\n")
+        line = RequestLine.model_validate({"session": self.session, "at": at, **entry})
+        append_lines(self.path, json.dumps(line.as_json(), sort_keys=True) + "\n")
 
     def spend(self) -> SessionSpend:
         """This session's totals over every process's lines so far (reads only what is new)."""
@@ -78,20 +80,33 @@ class RequestLedger:
             totals = self._totals
             requests, failed, cost, retries = totals.requests, totals.failed, totals.cost_usd, totals.retries
             unreachable = totals.unreachable
-            for raw in complete.splitlines():
-                try:
-                    entry = json.loads(raw)
-                except json.JSONDecodeError:
-                    continue
-                if not isinstance(entry, dict) or entry.get("session") != self.session:
+            for line in parse_lines(complete):
+                if line.session != self.session:
                     continue
                 requests += 1
-                failed += int(not entry.get("ok", False))
-                cost += float(entry.get("cost_usd") or 0.0)
-                retries += int(entry.get("retries") or 0)
-                if unreachable is None and entry.get("unreachable"):
-                    unreachable = str(entry["unreachable"])
+                failed += int(not line.ok)
+                cost += float(line.cost_usd or 0.0)
+                retries += line.retries
+                if unreachable is None and line.unreachable:
+                    unreachable = line.unreachable
             self._totals = SessionSpend(
                 requests=requests, failed=failed, cost_usd=cost, retries=retries, unreachable=unreachable
             )
             return self._totals
+
+
+def parse_lines(chunk: bytes) -> list[RequestLine]:
+    """The request lines of complete ledger text; a line that is not one (not JSON, or not of the
+    schema: written by no harness of this version) is not a request this harness sent."""
+    lines = []
+    for raw in chunk.splitlines():
+        try:
+            lines.append(RequestLine.model_validate_json(raw))
+        except ValidationError:
+            continue
+    return lines
+
+
+def read_request_lines(path: Path) -> list[RequestLine]:
+    """Every request line of the ledger at ``path`` (none when there is no ledger yet)."""
+    return parse_lines(path.read_bytes()) if path.exists() else []

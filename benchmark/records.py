@@ -71,10 +71,10 @@ def latest_by_case(records: Iterable[CaseRecord]) -> dict[str, CaseRecord]:
     return {record.case: record for record in records}
 
 
-def latest_json(path: Path) -> list[dict[str, Any]]:
-    """The newest record per case as the JSON it was written as: what the report writers (summary,
-    HTML, JUnit, the suites' tables) take, which read records as mappings."""
-    return [record.as_json() for record in latest_by_case(read_records(path)).values()]
+def latest_records(path: Path) -> list[CaseRecord]:
+    """The newest record per case, in the order the cases were first recorded: what the report
+    writers (summary, HTML, JUnit, the suites' tables) take."""
+    return list(latest_by_case(read_records(path)).values())
 
 
 def finished_cases(path: Path) -> dict[str, CaseRecord]:

@@ -1,11 +1,12 @@
 """The run log's schema: one typed model per file format the harness writes or reads.
 
 ``CaseRecord`` (a line of ``results.jsonl``), ``Turn`` (one model call inside it), ``RunManifest``
-(``manifest.json``), ``ReplayLine`` (a line of a replay or ``--record`` file) and ``ModelsFile``
-(the models file of model aliases, ``models.toml``). Every writer
-validates what it writes and every reader what it reads, so a record that a later tool cannot
-read is caught where it is made. ``schema_version`` is written into records and manifests and is
-raised when a field changes meaning; readers accept every version up to theirs.
+(``manifest.json``), ``RunSummary`` (``summary.json``), ``RequestLine`` (a line of the request
+ledger ``requests.jsonl``), ``ReplayLine`` (a line of a replay or ``--record`` file) and
+``ModelsFile`` (the models file of model aliases, ``models.toml``). Every writer validates what it
+writes and every reader what it reads, so a record that a later tool cannot read is caught where
+it is made. ``schema_version`` is written into records and manifests and is raised when a field
+changes meaning; readers accept every version up to theirs.
 
 These are data contracts between the harness and the adapters (a replay line is what the replay
 adapter reads), so like :mod:`benchmark.messages` this module imports nothing of the harness but
@@ -41,9 +42,12 @@ __all__ = [
     "ModelsFile",
     "ReplayLine",
     "ReplyRecord",
+    "RequestLine",
     "RunManifest",
+    "RunSummary",
     "SchemaVersionError",
     "SentMessage",
+    "SummaryCounts",
     "Turn",
     "ValidationError",
     "problems",
@@ -256,6 +260,72 @@ class RunManifest(BaseModel):
     objective_only: bool | None = None
     oracle_for_unrunnable_references: str | None = None
     shard: Any = None
+
+
+class SummaryCounts(BaseModel):
+    """``summary.counts``: every case of the run by what became of it (``selected`` is None when
+    the selection is unknown, e.g. a summary rebuilt from old records)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    selected: int | None
+    recorded: int
+    not_recorded: int
+    cases: int
+    scored: int
+    passed: int
+    failed: int
+    infrastructure_errors: int
+    skipped: int
+
+
+class RunSummary(BaseModel):
+    """``summary.json`` (:func:`benchmark.reporting.summary.build_summary`). The metric blocks are
+    the summary's own computed numbers and stay mappings; the undeclared keys are the ``by_<label>``
+    tables of the suite's groupings, which the core does not name."""
+
+    model_config = ConfigDict(extra="allow")
+
+    run: dict[str, Any]
+    counts: SummaryCounts
+    metrics: dict[str, Any]
+    failure_categories: dict[str, int]
+    groupings: list[str]
+    infrastructure: dict[str, int]
+    not_scored: dict[str, int]
+    not_recorded_cases: list[str]
+    skipped_reasons: dict[str, int]
+    accounting: dict[str, Any]
+    suite_tables: list[dict[str, Any]]
+    by_setting: dict[str, dict[str, Any]] | None = None
+
+
+class RequestLine(BaseModel):
+    """A line of the request ledger (``requests.jsonl``, :mod:`benchmark.ledger`): one request
+    sent to an endpoint, by the session that sent it, when its answer or failure came back (``at``,
+    UTC), whether it succeeded, its retries and, for an answer, its usage and cost."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    session: str
+    at: str
+    case: str | None = None
+    model_id: str | None = None
+    ok: bool
+    wall_s: Number
+    retries: int = Field(default=0, ge=0)
+    cost_usd: Number | None = None
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+    finish_reason: str | None = None
+    prompt_warning: str | None = None
+    error: str | None = None
+    unreachable: str | None = None
+    """Why the endpoint could not be used at all (a refused connection, an unknown model)."""
+
+    def as_json(self) -> dict[str, Any]:
+        """The line as it is written: the fields it was given."""
+        return self.model_dump(mode="json", exclude_unset=True)
 
 
 class ReplayUsage(BaseModel):

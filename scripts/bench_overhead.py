@@ -49,7 +49,9 @@ sys.path.insert(0, str(REPO / "scripts"))  # bench_floor, also when this file is
 
 from bench_floor import own_times  # noqa: E402
 
+from benchmark.records import read_records  # noqa: E402
 from benchmark.sandbox.environment import sandbox_environment  # noqa: E402
+from benchmark.schema import CaseRecord  # noqa: E402
 from benchmark.suites.mamo.dataset import discover as discover_mamo  # noqa: E402
 from benchmark.suites.mamo.dataset import load_case  # noqa: E402
 from benchmark.suites.mamo.lp_solvers import LP_FILE, solver_script  # noqa: E402
@@ -131,7 +133,7 @@ def selected_instances(suite: str, selection: list[str]) -> set[str]:
 
 def oracle_run(
     suite: str, workers: int, sandbox: str, selection: list[str]
-) -> tuple[float, list[dict[str, object]]]:
+) -> tuple[float, list[CaseRecord]]:
     with tempfile.TemporaryDirectory() as run_dir:
         command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--model=oracle",
                    f"--suite={suite}", f"--sandbox={sandbox}", "-n", str(workers),
@@ -141,41 +143,37 @@ def oracle_run(
         elapsed = time.perf_counter() - start
         if done.returncode != 0:
             raise SystemExit(f"{suite} oracle run failed:\n{(done.stdout + done.stderr)[-3000:]}")
-        lines = (Path(run_dir) / "results.jsonl").read_text().splitlines()
-    return elapsed, [json.loads(line) for line in lines]
+        records = read_records(Path(run_dir) / "results.jsonl")
+    return elapsed, records
 
 
-def instance_key(record: dict[str, object]) -> str:
+def instance_key(record: CaseRecord) -> str:
     """``mmopt/…/mf_e_001`` of the record's case ``mmopt/…/mf_e_001/stage1/s0``."""
-    return str(record["case"]).rsplit("/", 2)[0]
+    return record.case.rsplit("/", 2)[0]
 
 
-def harness_cost(suite: str, records: list[dict[str, object]]) -> dict[str, object]:
+def harness_cost(suite: str, records: list[CaseRecord]) -> dict[str, object]:
     """Per case, ``total_time_s`` minus the candidate's own time, measured by running the same code
     in a fork of a warm interpreter and timing it inside the child (``bench_floor.py``): what the
     harness adds around the solve (the request to the pool, its fork, limits, the verdict, the
     sweep, scoring and the record). Medians; the target of issue 28 is at most 15 ms."""
     if suite == "mmopt":
-        artifacts = {instance_key(r): r.get("artifact") for r in records}
+        artifacts = {instance_key(r): r.artifact for r in records}
         jobs = {
             key: {"kind": "solve", "source": artifact["solve.py"]}
             for key, artifact in artifacts.items()
-            if isinstance(artifact, dict) and artifact.get("solve.py")
+            if artifact.get("solve.py")
         }
     else:
         jobs = mamo_jobs({instance_key(r) for r in records})
     keys = list(jobs)
     own = dict(zip(keys, own_times([jobs[k] for k in keys]), strict=True))
     costs = [
-        float(r["total_time_s"]) - own_s  # type: ignore[arg-type]
+        float(r.total_time_s or 0.0) - own_s
         for r in records
         if (own_s := own.get(instance_key(r))) is not None
     ]
-    outside = [
-        float(r["total_time_s"]) - float(r["execution"]["wall_s"])  # type: ignore[arg-type, index]
-        for r in records
-        if r.get("execution")
-    ]
+    outside = [float(r.total_time_s or 0.0) - float(r.execution["wall_s"]) for r in records if r.execution]
     own_measured = [t for t in own.values() if t is not None]
     return {
         "cases_measured": len(costs),
@@ -185,10 +183,10 @@ def harness_cost(suite: str, records: list[dict[str, object]]) -> dict[str, obje
     }
 
 
-def where_time_went(wall_s: float, records: list[dict[str, object]]) -> dict[str, float]:
+def where_time_went(wall_s: float, records: list[CaseRecord]) -> dict[str, float]:
     """Per-case medians and sums of one oracle run, and the wall time spent outside its cases."""
-    totals = [float(r["total_time_s"]) for r in records]  # type: ignore[arg-type]
-    executions = [float(r["execution"]["wall_s"]) for r in records if r.get("execution")]  # type: ignore[index]
+    totals = [float(r.total_time_s or 0.0) for r in records]
+    executions = [float(r.execution["wall_s"]) for r in records if r.execution]
     return {
         "case_median_s": round(statistics.median(totals), 4),
         "execution_median_s": round(statistics.median(executions), 4) if executions else 0.0,
@@ -214,7 +212,7 @@ def measure(
     if cold:
         configs["cold -n 1"] = ("cold", 1)
     walls: dict[str, list[float]] = {name: [] for name in configs}
-    runs: list[tuple[float, list[dict[str, object]]]] = []
+    runs: list[tuple[float, list[CaseRecord]]] = []
     cases = 0
     for _ in range(repeat):
         for name, (sandbox, workers) in configs.items():

@@ -34,6 +34,9 @@ from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 AGENT_VENV = REPO / ".venv-agent"
+sys.path.insert(0, str(REPO))
+
+from benchmark.records import read_records  # noqa: E402
 
 
 def _tokens(path: str) -> list[str]:
@@ -140,9 +143,8 @@ def harness_scores(tasks_dir: Path, folder: Path, scoring: str, run_dir: Path) -
     subprocess.run(command, cwd=REPO, capture_output=True, text=True, check=False)
     key = "official_reward" if scoring == "official" else "o_eval"
     out = {}
-    for line in (run_dir / "results.jsonl").read_text(encoding="utf-8").splitlines():
-        record = json.loads(line)
-        out[record["instance_id"]] = (record.get("scores") or {}).get(key, record.get("category"))
+    for record in read_records(run_dir / "results.jsonl"):
+        out[str(record.label("instance_id"))] = record.scores.get(key, record.category)
     return out
 
 

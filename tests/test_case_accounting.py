@@ -252,17 +252,21 @@ def test_a_worker_killed_mid_case_is_recorded_and_resume_runs_the_case_again(tmp
 def test_a_selected_case_without_a_record_is_counted_and_named() -> None:
     from benchmark.reporting.render import headline
     from benchmark.reporting.summary import build_summary, unscored_errors
+    from benchmark.schema import CaseRecord
 
     keys = [KEY.format(f"mf_e_00{i}") for i in (1, 2, 3)]
+    common = {"suite": "mmopt", "setting": "stage1", "sample": 0}
     records = [
-        {"case": keys[0], "outcome": "passed", "passed": True, "sample": 0, "category": None},
-        {
-            "case": keys[1],
-            "outcome": "skipped",
-            "passed": False,
-            "sample": 0,
-            "category": "oracle_unavailable",
-        },
+        CaseRecord.model_validate({**common, "case": keys[0], "outcome": "passed", "passed": True}),
+        CaseRecord.model_validate(
+            {
+                **common,
+                "case": keys[1],
+                "outcome": "skipped",
+                "passed": False,
+                "category": "oracle_unavailable",
+            }
+        ),
     ]
     summary = build_summary(records, selected=keys)
     assert summary["counts"]["selected"] == 3 and summary["counts"]["recorded"] == 2

@@ -12,6 +12,7 @@ import pytest
 
 from benchmark.cli import main
 from benchmark.gate import Allowance, GateError, parse_gate
+from benchmark.records import read_records
 from benchmark.reporting.baseline import run_gate
 from benchmark.reporting.compare import CompareError, compare_runs, load_run
 from benchmark.reporting.shards import parse_shard
@@ -67,8 +68,8 @@ def _write_run(
 
 
 def _gate(candidate: Path, baseline: Path, expression: str = "pass@1>=baseline-0.02") -> dict[str, Any]:
-    records = [json.loads(line) for line in RunPaths(candidate).results.read_text().splitlines()]
-    summary = build_summary(records, {}, selected=[r["case"] for r in records])
+    records = read_records(RunPaths(candidate).results)
+    summary = build_summary(records, {}, selected=[r.case for r in records])
     result = run_gate(summary, candidate, expression, Allowance(), baseline)
     assert summary["run"]["gate"]["passed"] is result.passed
     return summary["run"]["gate"]

@@ -14,8 +14,14 @@ import pytest
 
 from benchmark.reporting.html import case_seconds, to_html
 from benchmark.reporting.summary import build_summary
+from benchmark.schema import CaseRecord
 from benchmark.suites.base import Grouping
 from tests.conftest import REPO
+
+
+def _typed(records: list[dict[str, Any]]) -> list[CaseRecord]:
+    """The records as the report writers take them (as the run log's reader gives them)."""
+    return [CaseRecord.model_validate(record) for record in records]
 
 
 def _record(i: int, setting: str, passed: bool) -> dict[str, Any]:
@@ -43,8 +49,8 @@ def test_report_has_a_plot_per_view_and_links_and_escapes_every_case() -> None:
     records = [
         _record(i, setting, (i + len(setting)) % 3 != 0) for i in range(12) for setting in ("nl", "nl_data")
     ]
-    summary = build_summary(records, {"model": "demo"})
-    page = to_html(summary, records, groupings=(Grouping("family", compare=True),))
+    summary = build_summary(_typed(records), {"model": "demo"})
+    page = to_html(summary, _typed(records), groupings=(Grouping("family", compare=True),))
     captions = [part.split("'", 1)[0] for part in page.split("<img alt='")[1:]]
     assert captions == [
         # EBC is 1 exactly when the case passed: one heat map, both names
@@ -70,10 +76,10 @@ def test_the_heat_maps_are_drawn_by_the_labels_the_suite_compares_by() -> None:
         {**_record(i, "nl", i % 3 == 0), "subcategory": f"sub{i}", "difficulty": ("hard", "easy")[i % 2]}
         for i in range(6)
     ]
-    summary = build_summary(records, {"model": "demo"})
+    summary = build_summary(_typed(records), {"model": "demo"})
 
     def heat_caption(groupings: tuple[Grouping, ...]) -> str:
-        page = to_html(summary, records, groupings=groupings)
+        page = to_html(summary, _typed(records), groupings=groupings)
         return page.split("<img alt='", 1)[1].split("'", 1)[0].removeprefix("pass@1 (sample rate), mean ebc ")
 
     declared = (
@@ -105,7 +111,7 @@ def test_the_filter_hides_the_details_of_the_cases_it_leaves_out_and_columns_sor
     records = [_record(i, "nl", i % 3 != 0) for i in range(6)]  # tasks 0 and 3 fail
     for i, record in enumerate(records):
         record["cost_usd"] = [0.5, 0.1, 0.9, 0.3, 0.2, 0.4][i]
-    page = to_html(build_summary(records, {"model": "demo"}), records)
+    page = to_html(build_summary(_typed(records), {"model": "demo"}), _typed(records))
     dom = _dom(page, tmp_path, "q=failed&sort=-cost%20%24")
     shown = re.findall(r"<section id=\"(case-\d+)\"( style=\"display: none;\")?>", dom)
     visible = [section for section, hidden in shown if not hidden]
@@ -118,8 +124,8 @@ def test_the_filter_hides_the_details_of_the_cases_it_leaves_out_and_columns_sor
 def test_a_prefetched_model_call_counts_in_the_case_time() -> None:
     # the generation phase asked the model before the case started: the case only waited 0.01 s
     record = {**_record(1, "nl", True), "total_time_s": 0.01, "model_time_s": 49.6, "execution_time_s": 0.4}
-    assert case_seconds(record) == pytest.approx(50.0)
-    page = to_html(build_summary([record], {"model": "demo"}), [record])
+    assert case_seconds(CaseRecord.model_validate(record)) == pytest.approx(50.0)
+    page = to_html(build_summary(_typed([record]), {"model": "demo"}), _typed([record]))
     row = page.split("<tr data-section='case-0'>", 1)[1].split("</tr>", 1)[0]
     assert ">49.60</td>" in row and ">0.40</td>" in row and ">50.00</td>" in row
 
@@ -141,7 +147,7 @@ def test_small_histograms_count_cases_in_whole_numbers(monkeypatch) -> None:
 
     monkeypatch.setattr(plt, "close", keep_ticks)
     records = [_record(i, "nl", True) for i in range(3)]  # 3 cases: counts 0..1 per bin
-    to_html(build_summary(records, {"model": "demo"}), records)
+    to_html(build_summary(_typed(records), {"model": "demo"}), _typed(records))
     assert len(ticks) == 2  # seconds and output tokens
     assert all(float(t).is_integer() for axis in ticks for t in axis)
 
@@ -166,7 +172,7 @@ def test_thumbnails_go_to_the_cases_that_did_not_pass_first(monkeypatch) -> None
         ]
         records.append(record)
     monkeypatch.setattr(report, "THUMBNAIL_LIMIT", 1)
-    page = to_html(build_summary(records, {"model": "demo"}), records)
+    page = to_html(build_summary(_typed(records), {"model": "demo"}), _typed(records))
     passed_section, failed_section = page.split("<section id='case-")[1:]
     assert "past the page's 1 thumbnails" in passed_section and "<img alt='visual" not in passed_section
     assert f"<img alt='{visuals[1].name} (sha256 111111111111)'" in failed_section

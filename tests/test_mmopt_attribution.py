@@ -8,6 +8,8 @@ from typing import Any
 
 import pytest
 
+from benchmark.categories import CaseOutcome
+from benchmark.schema import CaseRecord
 from benchmark.suites.mmopt.attribution import classify_artifact, fine_category, objective_sense
 from benchmark.suites.mmopt.attribution_tables import (
     ORACLE_READING_TITLE,
@@ -107,14 +109,17 @@ def test_a_status_without_a_solution(mcf: Package, status: str, expected: str) -
     assert classify_artifact(_failed(), value, mcf).failure_class == expected
 
 
-def _record(model: str, setting: str, passed: bool, **extra: Any) -> dict[str, Any]:
-    return {
-        "model": model,
-        "setting": setting,
-        "outcome": "passed" if passed else "failed",
-        "passed": passed,
-        "extra": extra,
-    }
+def _record(model: str, setting: str, passed: bool, **extra: Any) -> CaseRecord:
+    return CaseRecord(
+        suite="mmopt",
+        case=f"mmopt/x/{setting}/s0",
+        setting=setting,
+        sample=0,
+        model=model,
+        outcome=CaseOutcome.PASSED if passed else CaseOutcome.FAILED,
+        passed=passed,
+        extra=extra,
+    )
 
 
 def test_fine_category_follows_the_two_stage_split() -> None:
@@ -123,7 +128,7 @@ def test_fine_category_follows_the_two_stage_split() -> None:
     )
     assert fine_category(_record("m", "two_stage", False, attribution="unresolved")) == "unresolved"
     matched = _record("m", "two_stage", False, attribution="downstream_after_matched_extraction")
-    matched["extra"]["failure_class"] = "execution_level"
+    matched.extra["failure_class"] = "execution_level"
     assert fine_category(matched) == "execution_level"
     assert fine_category(_record("m", "stage1", True)) is None
 

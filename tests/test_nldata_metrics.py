@@ -8,6 +8,7 @@ from collections import Counter
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
+from benchmark.schema import CaseRecord
 from benchmark.suites.nldata.entities import ENTITY_TYPES, declarations, entity_counts
 from benchmark.suites.nldata.metrics import ebc, ebc_passes, entity_f1
 
@@ -142,11 +143,14 @@ def test_an_unterminated_last_declaration_still_counts() -> None:
 def test_the_headline_ebc_leaves_unsupported_syntax_out_and_says_how_many() -> None:
     from benchmark.suites.nldata.reporting import report_tables
 
-    def record(setting: str, ebc: float, category: str | None, model: str = "m") -> dict:
+    def record(setting: str, ebc: float, category: str | None, model: str = "m") -> CaseRecord:
         outcome = "passed" if category is None else "failed"
         scores = {"ebc": ebc, "ebc_shown": 1.0 if ebc else 0.0, "ebc_unseen": ebc, "ef1": 1.0}
-        return {"suite": "nldata", "setting": setting, "model": model, "outcome": outcome,
-                "passed": category is None, "category": category, "scores": scores}  # fmt: skip
+        return CaseRecord.model_validate(
+            {"suite": "nldata", "case": f"nldata/x/{setting}/s0", "sample": 0, "setting": setting,
+             "model": model, "outcome": outcome, "passed": category is None, "category": category,
+             "scores": scores}
+        )  # fmt: skip
 
     records = [
         record("nl", 1.0, None),

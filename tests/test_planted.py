@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from adapters.planted import STAGE2_FAULTS, PlanError, PlantedAdapter, damage_code, damage_stage2
+from benchmark.schema import CaseRecord
 from benchmark.suites.mmopt.attribution import COMPACT_GROUP, FINE_LABELS
 from benchmark.suites.mmopt.attribution_tables import (
     ATTRIBUTIONS,
@@ -198,7 +199,8 @@ def test_oracle_reading_table_and_solved_share(planted: dict[str, Any]) -> None:
         group: wanted[group] for group in COMPACT_LABELS
     }
     combined = planted["runs"]["stage1"].records + run.records
-    share = next(t for t in SUITE.report_tables(combined) if t.title == SOLVED_SHARE_TITLE)
+    typed = [CaseRecord.model_validate(record) for record in combined]
+    share = next(t for t in SUITE.report_tables(typed) if t.title == SOLVED_SHARE_TITLE)
     solved = {row[1]: row[2] for row in share.rows}
     total = planted["instances"]
     assert solved["stage1 (official)"] == f"{total - len(_failing(expected))}/{total}"

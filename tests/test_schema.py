@@ -86,3 +86,37 @@ def test_manifests_carry_the_schema_version_and_must_name_the_suite(tmp_path: Pa
     assert read_manifest(paths)["schema_version"] == SCHEMA_VERSION
     with pytest.raises(ValueError, match="suite"):
         write_manifest(paths, {"sessions": []})
+
+
+def test_request_lines_are_checked_when_written_and_only_they_count_as_spend(tmp_path: Path) -> None:
+    from benchmark.ledger import LEDGER_FILE, RequestLedger, read_request_lines
+    from benchmark.schema import ValidationError
+
+    path = tmp_path / LEDGER_FILE
+    ledger = RequestLedger(path, "s1")
+    ledger.append({"case": "c1", "ok": True, "wall_s": 0.5, "retries": 1, "cost_usd": 0.25})
+    with pytest.raises(ValidationError, match="cost_usdd"):
+        ledger.append({"case": "c2", "ok": True, "wall_s": 0.1, "cost_usdd": 9.0})  # a mistyped field
+    with pytest.raises(ValidationError, match="wall_s"):
+        ledger.append({"case": "c2", "ok": False})
+    with path.open("a", encoding="utf-8") as fh:  # another session's line, and lines of no request
+        fh.write(json.dumps({"session": "s2", "at": "t", "ok": True, "wall_s": 1, "cost_usd": 5.0}) + "\n")
+        fh.write(json.dumps({"session": "s1", "cost_usd": 7.0}) + "\n" + "not json\n")
+    (line, other) = read_request_lines(path)
+    assert (line.case, line.cost_usd, line.retries, other.session) == ("c1", 0.25, 1, "s2")
+    spend = RequestLedger(path, "s1").spend()
+    assert (spend.requests, spend.cost_usd, spend.retries) == (1, 0.25, 1)
+
+
+def test_a_built_summary_fits_its_schema_and_a_damaged_one_is_not_written(tmp_path: Path) -> None:
+    from benchmark.reporting.run_reports import write_summary
+    from benchmark.reporting.summary import build_summary
+    from benchmark.schema import RunSummary, ValidationError
+
+    summary = build_summary([CaseRecord.model_validate(GOOD)], {"model": "m"}, selected=[GOOD["case"]])
+    assert RunSummary.model_validate(summary).counts.passed == 1
+    paths = RunPaths(tmp_path)
+    damaged = {**summary, "counts": {**summary["counts"], "passed": "one"}}
+    with pytest.raises(ValidationError, match=r"counts\.passed"):
+        write_summary(paths, damaged, [])
+    assert not paths.summary_json.exists()

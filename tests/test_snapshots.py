@@ -10,6 +10,7 @@ from typing import Any
 from benchmark.messages import ImagePart
 from benchmark.reporting.render import to_markdown
 from benchmark.reporting.summary import build_summary
+from benchmark.schema import CaseRecord
 from benchmark.suites.mmopt.package import discover, load_package
 from benchmark.suites.mmopt.prompts import stage1_messages
 from benchmark.suites.mmopt.suite import SUITE
@@ -29,11 +30,11 @@ def test_stage1_prompt_of_a_fixed_instance(snapshot) -> None:
     assert "\n".join(rendered) == snapshot
 
 
-def _record(
-    case: str, sample: int, passed: bool, category: str | None = None, **extra: Any
-) -> dict[str, Any]:
+def _record(case: str, sample: int, passed: bool, category: str | None = None, **extra: Any) -> CaseRecord:
     family, subcategory, difficulty, instance = case.split("/")
-    return {
+    fields = {
+        "suite": "mmopt",
+        "setting": "stage1",
         "case": f"mmopt/{case}/stage1/s{sample}",
         "family": family,
         "subcategory": subcategory,
@@ -47,6 +48,7 @@ def _record(
         "valid_code": category not in ("syntax", "timeout", "response_contract"),
         **extra,
     }
+    return CaseRecord.model_validate(fields)
 
 
 def test_summary_markdown_layout(snapshot) -> None:

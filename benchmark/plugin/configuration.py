@@ -21,12 +21,14 @@ from _pytest.mark import deselect_by_keyword, deselect_by_mark
 from adapters import resolve_adapter
 from adapters.record import ReplayRecorder
 from benchmark.cases import InstanceRef
+from benchmark.categories import CaseOutcome
 from benchmark.gate import Allowance, GateError, check_metrics, parse_allowance, parse_gate
 from benchmark.options import RunOptions
 from benchmark.reporting.shards import parse_shard
 from benchmark.reporting.summary import metric_block
 from benchmark.run import RunPaths, check_reuse, choose_run_dir, now_iso
 from benchmark.schedules import SampleSpec, sample_specs
+from benchmark.schema import CaseRecord
 from benchmark.suites.base import Suite, get_suite, suite_names
 from benchmark.verdict import DatasetError
 
@@ -195,8 +197,8 @@ def _defined_metrics(options: RunOptions, suite: Suite, specs: tuple[SampleSpec,
     settings = (options.setting,) if options.setting else suite.run_settings or (suite.default_setting,)
     official = any(s in suite.official_settings for s in settings)
     shape = [
-        {"case": f"instance/s{spec.index}", "passed": False, "valid_code": False, "sample": spec.index,
-         "temperature": spec.temperature}
+        CaseRecord(suite=suite.name, case=f"instance/s{spec.index}", setting=settings[0], sample=spec.index,
+                   temperature=spec.temperature, outcome=CaseOutcome.FAILED, passed=False)
         for spec in (specs if official else ())
     ]  # fmt: skip
     return {k for k, v in metric_block(shape).items() if isinstance(v, int | float) or v is None}

@@ -9,7 +9,6 @@ run: the plugin object is registered when there is a run folder.
 from __future__ import annotations
 
 import dataclasses
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -19,10 +18,10 @@ import pytest
 from adapters import resolve_adapter
 from adapters.record import ReplayRecorder
 from benchmark.budget import budget_lines
-from benchmark.ledger import LEDGER_FILE, RequestLedger
+from benchmark.ledger import LEDGER_FILE, RequestLedger, read_request_lines
 from benchmark.plugin.collection import SELECTION
 from benchmark.plugin.configuration import BenchRun, hidden_paths, start_run_folder
-from benchmark.records import latest_by_case, latest_json, read_records
+from benchmark.records import latest_by_case, latest_records, read_records
 from benchmark.reporting.baseline import junit_properties, run_gate
 from benchmark.reporting.junit import label_junit
 from benchmark.reporting.run_reports import run_info_from_manifest, summarize_run, write_summary
@@ -105,7 +104,7 @@ class RunFolder:
         if outcome is None or not xmlpath:
             return
         gate = outcome.summary["run"].get("gate")
-        records = latest_json(self.paths.results)
+        records = latest_records(self.paths.results)
         label_junit(Path(xmlpath), outcome.summary, records, junit_properties(gate) if gate else None)
 
     def _descriptions(self) -> tuple[dict[str, object], dict[str, object]]:
@@ -208,19 +207,12 @@ def nothing_scored(summary: dict[str, Any]) -> tuple[str, ...]:
 def prompt_warning_lines(ledger: Path, session: str) -> tuple[str, ...]:
     """The requests of this session whose server counted implausibly few prompt tokens (a chat
     template that dropped the image-bearing messages, say): the model answered another prompt."""
-    warned = []
-    for line in ledger.read_text(encoding="utf-8").splitlines() if ledger.exists() else ():
-        try:
-            entry = json.loads(line)
-        except json.JSONDecodeError:
-            continue
-        if isinstance(entry, dict) and entry.get("session") == session and entry.get("prompt_warning"):
-            warned.append(entry)
+    warned = [line for line in read_request_lines(ledger) if line.session == session and line.prompt_warning]
     if not warned:
         return ()
     return (
         f"{len(warned)} request(s) with implausibly few prompt tokens; the first, "
-        f"{warned[0].get('case')}: {warned[0]['prompt_warning']}",
+        f"{warned[0].case}: {warned[0].prompt_warning}",
     )
 
 

@@ -16,10 +16,10 @@ from pathlib import Path
 from typing import Any
 
 from benchmark.gate import Allowance, Condition, GateResult, evaluate_gate, parse_gate
-from benchmark.reporting.compare import LoadedRun, incompatibilities, load_run, paired
+from benchmark.reporting.compare import LoadedRun, RateField, incompatibilities, load_run, paired
 from benchmark.reporting.summary import unscored_errors
 
-_FIELDS = {"pass@1": "passed", "valid_code_rate": "valid_code"}
+_FIELDS: dict[str, RateField] = {"pass@1": "passed", "valid_code_rate": "valid_code"}
 
 
 def baseline_decider(

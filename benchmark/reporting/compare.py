@@ -18,11 +18,12 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from benchmark.records import FINISHED_OUTCOMES, latest_by_case, read_records
 from benchmark.reporting.intervals import PairedDifference, paired_difference
 from benchmark.run import RunPaths, read_manifest
+from benchmark.schema import CaseRecord
 from benchmark.suites.base import get_suite
 
 #: What must agree between two runs for their scores to be comparable.
@@ -39,6 +40,10 @@ SETTING_FIELDS: tuple[tuple[str, ...], ...] = (
 )  # fmt: skip
 
 
+RateField = Literal["passed", "valid_code"]
+"""The record fields a rate is taken of: ``passed`` (pass@1) and ``valid_code`` (Valid Code Rate)."""
+
+
 class CompareError(ValueError):
     """Two runs that cannot be compared (missing files, different datasets or scoring)."""
 
@@ -47,7 +52,7 @@ class CompareError(ValueError):
 class LoadedRun:
     root: Path
     manifest: dict[str, Any]
-    records: dict[str, dict[str, Any]]
+    records: dict[str, CaseRecord]
     """The latest scored record of every case (``passed``/``failed``), official settings only."""
 
 
@@ -68,7 +73,7 @@ def load_run(root: Path) -> LoadedRun:
     suite = get_suite(str(manifest["suite"]))
     official = suite.official_settings
     records = {
-        key: record.as_json()
+        key: record
         for key, record in latest_by_case(read_records(paths.results)).items()
         if record.outcome in FINISHED_OUTCOMES and (official is None or record.setting in official)
     }
@@ -100,21 +105,21 @@ def instance_of(case_key: str) -> str:
 
 
 def per_instance_rates(
-    records: Mapping[str, Mapping[str, Any]], field: str = "passed"
+    records: Mapping[str, CaseRecord], field: RateField = "passed"
 ) -> dict[str, tuple[int, int]]:
     counts: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     for key, record in sorted(records.items()):
         entry = counts[instance_of(key)]
         entry[0] += 1
-        entry[1] += int(bool(record.get(field)))
+        entry[1] += int(record.passed if field == "passed" else record.valid_code)
     return {k: (n, c) for k, (n, c) in counts.items()}
 
 
 def paired(
-    a: Mapping[str, Mapping[str, Any]],
-    b: Mapping[str, Mapping[str, Any]],
+    a: Mapping[str, CaseRecord],
+    b: Mapping[str, CaseRecord],
     instances: Sequence[str] | None = None,
-    field: str = "passed",
+    field: RateField = "passed",
 ) -> PairedDifference | None:
     """The rate of ``field`` (pass@1 for ``passed``) of B − A over the instances scored in both
     (optionally only ``instances``)."""
@@ -134,19 +139,19 @@ def compare_runs(a: LoadedRun, b: LoadedRun, *, allow_mismatch: bool = False) ->
     suite = get_suite(str(a.manifest["suite"]))
     common = sorted(set(a.records) & set(b.records))
     flipped = [
-        {"case": key, "a": bool(a.records[key]["passed"]), "b": bool(b.records[key]["passed"]),
-         "category_a": a.records[key].get("category"), "category_b": b.records[key].get("category")}
+        {"case": key, "a": a.records[key].passed, "b": b.records[key].passed,
+         "category_a": a.records[key].category, "category_b": b.records[key].category}
         for key in common
-        if bool(a.records[key]["passed"]) != bool(b.records[key]["passed"])
+        if a.records[key].passed != b.records[key].passed
     ]  # fmt: skip
     overall = paired(a.records, b.records)
     breakdown: dict[str, dict[str, Any]] = {}
     for grouping in (g for g in suite.groupings if g.compare):
         groups: dict[str, list[str]] = defaultdict(list)
         for key in common:
-            value = a.records[key].get(grouping.label)
+            value = a.records[key].label(grouping.label)
             if value is not None:
-                groups[str(value)].append(instance_of(key))
+                groups[value].append(instance_of(key))
         breakdown[grouping.label] = {
             name: _as_dict(paired(a.records, b.records, groups[name]))
             for name in sorted(groups, key=grouping.sort_key)

@@ -37,6 +37,7 @@ from typing import Any
 
 from benchmark.reporting.compare import LoadedRun, instance_of, load_run, paired, per_instance_rates
 from benchmark.reporting.intervals import PairedDifference
+from benchmark.schema import CaseRecord
 from benchmark.suites.base import get_suite
 
 #: Manifest fields that must be equal: the same model, asked the same way, scored the same way.
@@ -82,10 +83,10 @@ def mismatches(public: LoadedRun, fresh: LoadedRun) -> list[str]:
     return reasons
 
 
-def group_label(records: Mapping[str, Mapping[str, Any]], labels: Sequence[str]) -> str | None:
+def group_label(records: Mapping[str, CaseRecord], labels: Sequence[str]) -> str | None:
     """The first of ``labels`` (the suite's split labels) that every record carries."""
     for label in labels:
-        if records and all(r.get(label) is not None for r in records.values()):
+        if records and all(r.label(label) is not None for r in records.values()):
             return label
     return None
 
@@ -126,7 +127,7 @@ def contamination_report(public: LoadedRun, fresh: LoadedRun) -> dict[str, Any]:
     groups_fresh: dict[str, list[str]] = defaultdict(list)
     for records, groups in ((public.records, groups_public), (fresh.records, groups_fresh)):
         for key, record in records.items():
-            groups[str(record.get(label)) if label else "all"].append(key)
+            groups[str(record.label(label)) if label else "all"].append(key)
     rows = [
         _row(name, public, fresh, groups_public[name], groups_fresh.get(name, []))
         for name in sorted(groups_public)

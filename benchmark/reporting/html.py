@@ -24,9 +24,10 @@ from pathlib import Path
 from typing import Any
 
 from benchmark.categories import CaseOutcome
-from benchmark.records import latest_json
+from benchmark.records import latest_records
 from benchmark.reporting.render import accounting_lines, headline, summary_tables
 from benchmark.run import RunPaths
+from benchmark.schema import CaseRecord
 from benchmark.suites.base import Grouping, get_suite, suite_names
 
 #: Characters of a response, artifact or output shown per case (the run log has them whole).
@@ -112,11 +113,11 @@ _SCRIPT = """
 """
 
 
-def case_seconds(record: Mapping[str, Any]) -> float | None:
+def case_seconds(record: CaseRecord) -> float | None:
     """A case's time: its model calls and execution, or its own wall time when that is longer. A
     model call the generation phase made before the case started counts here, though the case's
     own wall time (``total_time_s``) only waited for it."""
-    parts = [record.get(f) for f in ("total_time_s", "model_time_s", "execution_time_s")]
+    parts = [record.total_time_s, record.model_time_s, record.execution_time_s]
     if all(p is None for p in parts):
         return None
     total, model, execution = (float(p or 0.0) for p in parts)
@@ -140,7 +141,7 @@ class _Heat:
 
 
 def _plots(
-    summary: Mapping[str, Any], records: Sequence[Mapping[str, Any]], heat_axes: Sequence[Grouping]
+    summary: Mapping[str, Any], records: Sequence[CaseRecord], heat_axes: Sequence[Grouping]
 ) -> list[tuple[str, str]]:
     """(caption, data URI) of every plot the run has data for; ``heat_axes`` are the heat maps' row and
     column labels. Heat maps whose every cell equals an earlier one's (pass@1 and a score that is 1
@@ -152,12 +153,10 @@ def _plots(
     from matplotlib.ticker import MaxNLocator
 
     plots: list[tuple[str, str]] = []
-    scored = [r for r in records if r.get("outcome") in (CaseOutcome.PASSED, CaseOutcome.FAILED)]
+    scored = [r for r in records if r.outcome in (CaseOutcome.PASSED, CaseOutcome.FAILED)]
     heats: list[_Heat] = []
 
-    def add_heat(
-        subset: Sequence[Mapping[str, Any]], value_of: Callable[[Mapping[str, Any]], float], label: str
-    ) -> None:
+    def add_heat(subset: Sequence[CaseRecord], value_of: Callable[[CaseRecord], float], label: str) -> None:
         heat = _heat_grid(subset, value_of, label, heat_axes)
         if heat is None:
             return
@@ -169,12 +168,10 @@ def _plots(
         else:
             heats.append(heat)
 
-    add_heat(scored, lambda r: float(bool(r["passed"])), "pass@1 (sample rate)")
-    score_names = sorted(
-        {k for r in scored for k, v in (r.get("scores") or {}).items() if isinstance(v, int | float)}
-    )
+    add_heat(scored, lambda r: float(r.passed), "pass@1 (sample rate)")
+    score_names = sorted({k for r in scored for k, v in r.scores.items() if isinstance(v, int | float)})
     for name in score_names:  # the suites' own per-case scores (EBC, O-Eval, …)
-        scored_with = [r for r in scored if isinstance((r.get("scores") or {}).get(name), int | float)]
+        scored_with = [r for r in scored if isinstance(r.scores.get(name), int | float)]
         add_heat(scored_with, _score_of(name), f"mean {name}")
     plots += [_draw_heat(plt, heat) for heat in heats]
     failures = summary.get("failure_categories") or {}
@@ -195,9 +192,9 @@ def _plots(
         axes.set_xlabel("pass@1")
         plots.append(("pass@1 by setting", _png(figure)))
         plt.close(figure)
-    distributions: tuple[tuple[Callable[[Mapping[str, Any]], Any], str], ...] = (
+    distributions: tuple[tuple[Callable[[CaseRecord], float | int | None], str], ...] = (
         (case_seconds, "seconds per case"),
-        (lambda r: r.get("output_tokens"), "output tokens per case"),
+        (lambda r: r.output_tokens, "output tokens per case"),
     )
     for value_of, label in distributions:
         values = [float(v) for v in map(value_of, records) if isinstance(v, int | float)]
@@ -212,13 +209,18 @@ def _plots(
     return plots
 
 
-def _score_of(name: str) -> Callable[[Mapping[str, Any]], float]:
-    return lambda record: float(record["scores"][name])
+def _score_of(name: str) -> Callable[[CaseRecord], float]:
+    return lambda record: float(record.scores[name])
+
+
+def _axis_value(record: CaseRecord, label: str) -> str | None:
+    """A heat map axis's value of a record: one of the suite's labels, or its setting."""
+    return record.setting if label == "setting" else record.label(label)
 
 
 def _heat_grid(
-    records: Sequence[Mapping[str, Any]],
-    value_of: Callable[[Mapping[str, Any]], float],
+    records: Sequence[CaseRecord],
+    value_of: Callable[[CaseRecord], float],
     label: str,
     axes: Sequence[Grouping],
 ) -> _Heat | None:
@@ -226,20 +228,20 @@ def _heat_grid(
     label's values in its declared order; a label no record carries is left out."""
 
     def carried(grouping: Grouping) -> bool:
-        return any(r.get(grouping.label) is not None for r in records)
+        return any(_axis_value(r, grouping.label) is not None for r in records)
 
     row_by = next((g for g in (*axes[:1], Grouping("setting")) if carried(g)), None)
     if row_by is None:
         return None
     column_by = axes[1] if len(axes) > 1 and carried(axes[1]) else None
     row_field, column_field = row_by.label, column_by.label if column_by else None
-    rows = sorted({str(r.get(row_field)) for r in records}, key=row_by.sort_key)
-    present = {str(r.get(column_field)) for r in records} if column_field else {"all"}
+    rows = sorted({str(_axis_value(r, row_field)) for r in records}, key=row_by.sort_key)
+    present = {str(_axis_value(r, column_field)) for r in records} if column_field else {"all"}
     columns = sorted(present, key=column_by.sort_key) if column_by else ["all"]
     cells: dict[tuple[str, str], list[float]] = defaultdict(list)
     for record in records:
-        column = str(record.get(column_field)) if column_field else "all"
-        cells[(str(record.get(row_field)), column)].append(value_of(record))
+        column = str(_axis_value(record, column_field)) if column_field else "all"
+        cells[(str(_axis_value(record, row_field)), column)].append(value_of(record))
     grid = [[_mean(cells.get((r, c))) for c in columns] for r in rows]
     return _Heat([label], row_field, column_field, rows, columns, grid)
 
@@ -329,10 +331,10 @@ class _Thumbnails:
     when the cases are done, so the cores are free (the 120 of an MM-OptBench run were most of its
     report's time)."""
 
-    def __init__(self, records: Sequence[Mapping[str, Any]]) -> None:
-        unpassed = [r for r in records if not r.get("passed")]
+    def __init__(self, records: Sequence[CaseRecord]) -> None:
+        unpassed = [r for r in records if not r.passed]
         chosen: dict[str, Path] = {}
-        for record in [*unpassed, *(r for r in records if r.get("passed"))]:
+        for record in [*unpassed, *(r for r in records if r.passed)]:
             for image in _images(record):
                 if len(chosen) < THUMBNAIL_LIMIT and str(image.get("sha256")) not in chosen:
                     chosen[str(image.get("sha256"))] = Path(str(image.get("path", "")))
@@ -358,13 +360,8 @@ class _Thumbnails:
         return f"<img alt='{label}' title='{label}' src='{uri}'>"
 
 
-def _images(record: Mapping[str, Any]) -> list[Mapping[str, str]]:
-    return [
-        image
-        for turn in record.get("turns") or ()
-        for message in turn.get("messages") or ()
-        for image in message.get("images") or ()
-    ]
+def _images(record: CaseRecord) -> list[Mapping[str, str]]:
+    return [image for turn in record.turns for message in turn.messages for image in message.images]
 
 
 def _thumbnail(path: Path) -> str | None:
@@ -393,7 +390,7 @@ def _number(value: Any, digits: int) -> str:
 
 
 #: A suite's optional ``case_steps``: what a case did between its model calls (see suites.base).
-Steps = Callable[[Mapping[str, Any]], list[dict[str, Any]]]
+Steps = Callable[[CaseRecord], list[dict[str, Any]]]
 
 
 def _one_line(text: Any, limit: int = 160) -> str:
@@ -401,27 +398,27 @@ def _one_line(text: Any, limit: int = 160) -> str:
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
-def _timeline(record: Mapping[str, Any], steps: Steps | None = None) -> str:
+def _timeline(record: CaseRecord, steps: Steps | None = None) -> str:
     """One row per model call (time, tokens, cache, how it finished, the tools it asked for), each
     followed by the steps the suite says the case took after it (an agent's tool runs)."""
     after: dict[int, list[dict[str, Any]]] = defaultdict(list)
     for step in steps(record) if steps is not None else ():
         after[int(step.get("call") or 0)].append(step)
     rows = []
-    for index, turn in enumerate(record.get("turns") or ()):
-        usage = turn.get("usage") or {}
-        tools = ", ".join(str(call.get("name")) for call in turn.get("tool_calls") or ()) or "—"
+    for index, turn in enumerate(record.turns):
+        usage = turn.usage
+        tools = ", ".join(str(call.get("name")) for call in turn.tool_calls) or "—"
         rows.append(
             "<tr>"
             + "".join(
                 f"<td>{html.escape(str(cell))}</td>"
                 for cell in (
                     index + 1,
-                    turn.get("key", ""),
-                    _number(turn.get("latency_s"), 2),
+                    turn.key,
+                    _number(turn.latency_s, 2),
                     f"{usage.get('input_tokens') or 0} / {usage.get('output_tokens') or 0}",
-                    "hit" if turn.get("cache_hit") else "sent",
-                    turn.get("finish_reason") or "",
+                    "hit" if turn.cache_hit else "sent",
+                    turn.finish_reason or "",
                     tools,
                 )
             )
@@ -445,35 +442,33 @@ def _timeline(record: Mapping[str, Any], steps: Steps | None = None) -> str:
     )
 
 
-def _transcript(record: Mapping[str, Any], thumbnails: _Thumbnails) -> str:
+def _transcript(record: CaseRecord, thumbnails: _Thumbnails) -> str:
     """The messages as sent (each call shows what it added to the previous call's), the images as
     thumbnails, and each response with its tool calls."""
     parts = []
-    for index, turn in enumerate(record.get("turns") or ()):
-        shared = int(turn.get("context_messages") or 0)
-        body = [f"<p class='muted'>call {index + 1}: {html.escape(str(turn.get('key', '')))}"]
+    for index, turn in enumerate(record.turns):
+        shared = turn.context_messages
+        body = [f"<p class='muted'>call {index + 1}: {html.escape(turn.key)}"]
         if shared:
             body.append(f" — after the {shared} messages already sent")
         body.append("</p>")
-        for message in turn.get("messages") or ():
-            images = "".join(thumbnails.html(image) for image in message.get("images") or ())
+        for message in turn.messages:
+            images = "".join(thumbnails.html(image) for image in message.images)
             calls = "".join(
                 f"<pre>→ {html.escape(str(c.get('name')))}({html.escape(str(c.get('arguments')))})</pre>"
-                for c in message.get("tool_calls") or ()
+                for c in message.tool_calls
             )
-            answering = f" (answer to {message['tool_call_id']})" if message.get("tool_call_id") else ""
+            answering = f" (answer to {message.tool_call_id})" if message.tool_call_id else ""
             body.append(
-                f"<div class='role'>{html.escape(str(message.get('role')) + answering)}</div>"
-                f"<pre>{html.escape(_clip(str(message.get('text', ''))))}</pre>"
+                f"<div class='role'>{html.escape(message.role + answering)}</div>"
+                f"<pre>{html.escape(_clip(message.text))}</pre>"
                 + (f"<div class='thumbs'>{images}</div>" if images else "")
                 + calls
             )
-        body.append(
-            f"<div class='role'>response</div><pre>{html.escape(_clip(str(turn.get('response', ''))))}</pre>"
-        )
+        body.append(f"<div class='role'>response</div><pre>{html.escape(_clip(turn.response))}</pre>")
         body += [
             f"<pre>→ {html.escape(str(c.get('name')))}({html.escape(_clip(str(c.get('arguments'))))})</pre>"
-            for c in turn.get("tool_calls") or ()
+            for c in turn.tool_calls
         ]
         parts.append("<div class='turn'>" + "".join(body) + "</div>")
     if not parts:
@@ -491,29 +486,25 @@ _COLUMNS = (
 )  # fmt: skip
 
 
-def _case_table(
-    records: Sequence[Mapping[str, Any]], thumbnails: _Thumbnails, steps: Steps | None = None
-) -> str:
+def _case_table(records: Sequence[CaseRecord], thumbnails: _Thumbnails, steps: Steps | None = None) -> str:
     rows, details = [], []
     for index, record in enumerate(records):
-        outcome = str(record.get("outcome"))
-        css = {"passed": "pass", "failed": "fail"}.get(outcome, "error")
-        calls, hits = int(record.get("model_calls") or 0), int(record.get("cache_hits") or 0)
+        outcome = str(record.outcome)
+        css = {CaseOutcome.PASSED: "pass", CaseOutcome.FAILED: "fail"}.get(record.outcome, "error")
+        calls, hits = record.model_calls, record.cache_hits
+        category, ended_by = record.category or "", record.end_reason or ""
         cells: list[tuple[str, Any]] = [
-            (f"<a href='#case-{index}'>{html.escape(str(record['case']))}</a>", record["case"]),
+            (f"<a href='#case-{index}'>{html.escape(record.case)}</a>", record.case),
             (html.escape(outcome), outcome),
-            (html.escape(str(record.get("category") or "")), record.get("category") or ""),
-            (html.escape(str(record.get("end_reason") or "")), record.get("end_reason") or ""),
-            (str(record.get("input_tokens") or 0), record.get("input_tokens") or 0),
-            (str(record.get("output_tokens") or 0), record.get("output_tokens") or 0),
-            (
-                _number(record.get("cost_usd"), 4),
-                record.get("cost_usd") if record.get("cost_usd") is not None else "",
-            ),
-            (_number(record.get("model_time_s"), 2), record.get("model_time_s") or 0),
-            (_number(record.get("execution_time_s"), 2), record.get("execution_time_s") or 0),
+            (html.escape(category), category),
+            (html.escape(ended_by), ended_by),
+            (str(record.input_tokens or 0), record.input_tokens or 0),
+            (str(record.output_tokens or 0), record.output_tokens or 0),
+            (_number(record.cost_usd, 4), record.cost_usd if record.cost_usd is not None else ""),
+            (_number(record.model_time_s, 2), record.model_time_s or 0),
+            (_number(record.execution_time_s, 2), record.execution_time_s or 0),
             (_number(case_seconds(record), 2), case_seconds(record) or 0),
-            (f"{hits}/{calls}" + (" truncated" if record.get("truncated") else ""), hits),
+            (f"{hits}/{calls}" + (" truncated" if record.truncated else ""), hits),
         ]
 
         def css_of(column: int, css: str = css) -> str:
@@ -529,18 +520,14 @@ def _case_table(
             + "</tr>"
         )
         blocks = [_timeline(record, steps), _transcript(record, thumbnails)]
-        blocks += [
-            _text_block(f"code: {name}", str(text)) for name, text in (record.get("artifact") or {}).items()
-        ]
-        blocks += [
-            _text_block(f"output: {name}", str(text)) for name, text in (record.get("output") or {}).items()
-        ]
-        if record.get("detail"):
-            blocks.append(_text_block("detail", str(record["detail"])))
-        ended = f" · ended: {record['end_reason']}" if record.get("end_reason") else ""
+        blocks += [_text_block(f"code: {name}", text) for name, text in record.artifact.items()]
+        blocks += [_text_block(f"output: {name}", text) for name, text in record.output.items()]
+        if record.detail:
+            blocks.append(_text_block("detail", record.detail))
+        ended = f" · ended: {ended_by}" if ended_by else ""
         details.append(
-            f"<section id='case-{index}'><h3>{html.escape(str(record['case']))}</h3>"
-            f"<p class='{css}'>{html.escape(outcome)} {html.escape(str(record.get('category') or ''))}"
+            f"<section id='case-{index}'><h3>{html.escape(record.case)}</h3>"
+            f"<p class='{css}'>{html.escape(outcome)} {html.escape(category)}"
             f"<span class='muted'>{html.escape(ended)}</span></p>" + "".join(blocks) + "</section>"
         )
     return (
@@ -557,7 +544,7 @@ def _case_table(
 
 def to_html(
     summary: Mapping[str, Any],
-    records: Sequence[Mapping[str, Any]],
+    records: Sequence[CaseRecord],
     steps: Steps | None = None,
     groupings: Sequence[Grouping] = (),
 ) -> str:
@@ -566,7 +553,7 @@ def to_html(
     drawn by its ``compare`` labels)."""
     esc = html.escape
     run = summary.get("run") or {}
-    ordered = sorted(records, key=lambda r: str(r["case"]))
+    ordered = sorted(records, key=lambda r: r.case)
     parts = [
         "<!doctype html><html lang='en'><head><meta charset='utf-8'>",
         f"<title>optbench run: {esc(str(run.get('model')))}</title><style>{_STYLE}</style></head><body>",
@@ -611,11 +598,11 @@ def to_html(
 
 
 def write_html_report(
-    paths: RunPaths, summary: Mapping[str, Any], records: Sequence[Mapping[str, Any]] | None = None
+    paths: RunPaths, summary: Mapping[str, Any], records: Sequence[CaseRecord] | None = None
 ) -> None:
     """Write ``report.html`` beside ``summary.md`` (records read from the run log when not given)."""
     if records is None:
-        records = latest_json(paths.results)
+        records = latest_records(paths.results)
     suite = str((summary.get("run") or {}).get("suite"))
     steps = get_suite(suite).case_steps if suite in suite_names() else None
     groupings = get_suite(suite).groupings if suite in suite_names() else ()

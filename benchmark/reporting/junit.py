@@ -24,6 +24,8 @@ from pathlib import Path
 from typing import Any
 from xml.etree import ElementTree
 
+from benchmark.schema import CaseRecord
+
 #: Per-case fields the evaluation shows as JUnit properties of the test case (when recorded).
 CASE_PROPERTIES = (
     "input_tokens",
@@ -37,25 +39,31 @@ CASE_PROPERTIES = (
 )
 
 
-def case_classname(record: Mapping[str, Any], groupings: Sequence[str]) -> str:
+def case_classname(record: CaseRecord, groupings: Sequence[str]) -> str:
     """``<suite>.<value of the first grouping>.<value of the second>``, dots in values replaced so a
     dashboard's class tree keeps three levels (a missing value reads ``none``)."""
-    parts = [str(record.get("suite"))]
-    parts += [str(record.get(label) or "none").replace(".", "_") for label in groupings[:2]]
+    parts = [record.suite]
+    parts += [(record.label(label) or "none").replace(".", "_") for label in groupings[:2]]
     return ".".join(parts)
 
 
-def run_properties(summary: Mapping[str, Any], records: Sequence[Mapping[str, Any]]) -> dict[str, str]:
+def run_properties(summary: Mapping[str, Any], records: Sequence[CaseRecord]) -> dict[str, str]:
     """What a dashboard shows of a run: model, suite, setting, dataset, headline metrics, spend."""
     run = summary.get("run") or {}
     properties: dict[str, str] = {}
     for key in ("model", "suite", "setting", "scoring", "schedule", "sandbox"):
         if run.get(key) is not None:
             properties[f"optbench.{key}"] = str(run[key])
-    first = records[0] if records else {}
-    for key in ("dataset_version", "dataset_sha256", "harness_version"):
-        if first.get(key) is not None:
-            properties[f"optbench.{key.replace('_', '.', 1)}"] = str(first[key])
+    if records:
+        first = records[0]
+        facts = {
+            "dataset_version": first.dataset_version,
+            "dataset_sha256": first.dataset_sha256,
+            "harness_version": first.harness_version,
+        }
+        for key, value in facts.items():
+            if value is not None:
+                properties[f"optbench.{key.replace('_', '.', 1)}"] = value
     metrics = summary.get("metrics") or {}
     for name, value in metrics.items():
         if (name.startswith("pass@") or name == "valid_code_rate") and isinstance(value, int | float):
@@ -87,14 +95,14 @@ def _case_id(name: str) -> str | None:
 def label_junit(
     junit: Path,
     summary: Mapping[str, Any],
-    records: Sequence[Mapping[str, Any]],
+    records: Sequence[CaseRecord],
     extra_properties: Mapping[str, str] | None = None,
 ) -> None:
     """Rewrite ``junit`` in place (see the module docstring); ``extra_properties`` (the gate's)
     join the run's. Running it again gives the same file."""
     if not junit.exists():
         return
-    by_test_id = {str(r.get("test_id")): r for r in records if r.get("test_id")}
+    by_test_id = {r.test_id: r for r in records if r.test_id}
     groupings = list(summary.get("groupings") or ())
     suite_name = str((summary.get("run") or {}).get("suite") or "")
     properties = {**run_properties(summary, records), **(extra_properties or {})}

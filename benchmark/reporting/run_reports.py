@@ -8,12 +8,13 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from benchmark.records import latest_json
+from benchmark.records import latest_records
 from benchmark.reporting.html import write_html_report
 from benchmark.reporting.render import to_markdown
 from benchmark.reporting.summary import build_summary
 from benchmark.run import RunPaths
 from benchmark.sandbox import isolation_warning
+from benchmark.schema import CaseRecord, RunSummary
 from benchmark.suites.base import Suite
 
 
@@ -44,7 +45,7 @@ def summarize_run(
     paths: RunPaths, run_info: dict[str, Any], suite: Suite, selected: list[str] | None = None
 ) -> dict[str, Any]:
     """Build the summary of the run's latest record per case and write its report files."""
-    records = latest_json(paths.results)
+    records = latest_records(paths.results)
     summary = build_summary(
         records,
         run_info,
@@ -59,9 +60,11 @@ def summarize_run(
 
 
 def write_summary(
-    paths: RunPaths, summary: Mapping[str, Any], records: Sequence[Mapping[str, Any]] | None = None
+    paths: RunPaths, summary: Mapping[str, Any], records: Sequence[CaseRecord] | None = None
 ) -> None:
-    """Write the report files of ``summary`` (again, once a gate has added its decision)."""
+    """Write the report files of ``summary`` (again, once a gate has added its decision), checked
+    against :class:`RunSummary` first."""
+    RunSummary.model_validate(summary)
     paths.summary_json.write_text(json.dumps(summary, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     paths.summary_md.write_text(to_markdown(summary), encoding="utf-8")
     write_html_report(paths, summary, records)

@@ -11,33 +11,40 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict
-from typing import Any
+from typing import Any, Literal
 
 from benchmark.categories import CaseOutcome
 from benchmark.metrics import k_values, mean_pass_at_k, mean_std, rate
 from benchmark.reporting.intervals import instance_rate_interval
 from benchmark.reporting.render import Table
+from benchmark.schema import CaseRecord
 from benchmark.suites.base import Grouping
 
 
-def _instance_key(record: Mapping[str, Any]) -> str:
+def _instance_key(record: CaseRecord) -> str:
     """The instance (under its setting) a record belongs to: its case key without the sample."""
-    return str(record["case"]).rsplit("/", 1)[0]
+    return record.case.rsplit("/", 1)[0]
 
 
-def _counts(records: Sequence[Mapping[str, Any]], field: str = "passed") -> list[tuple[int, int]]:
+def _counts(
+    records: Sequence[CaseRecord], field: Literal["passed", "valid_code"] = "passed"
+) -> list[tuple[int, int]]:
     per_instance: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     for record in records:
         entry = per_instance[_instance_key(record)]
         entry[0] += 1
-        entry[1] += int(bool(record.get(field)))
+        entry[1] += int(record.passed if field == "passed" else record.valid_code)
     return [(n, c) for n, c in per_instance.values()]
 
 
-def _ci95(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+def _ci95(records: Sequence[CaseRecord]) -> dict[str, Any]:
     """95% intervals of pass@1 and Valid Code Rate over instances (see :mod:`intervals`)."""
     out: dict[str, Any] = {}
-    for name, field in (("pass@1", "passed"), ("valid_code_rate", "valid_code")):
+    fields: tuple[tuple[str, Literal["passed", "valid_code"]], ...] = (
+        ("pass@1", "passed"),
+        ("valid_code_rate", "valid_code"),
+    )
+    for name, field in fields:
         interval = instance_rate_interval(_counts(records, field))
         if interval is not None:
             out[name] = [interval.low, interval.high]
@@ -45,30 +52,30 @@ def _ci95(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     return out
 
 
-def metric_block(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+def metric_block(records: Sequence[CaseRecord]) -> dict[str, Any]:
     """pass@k (unbiased, averaged over instances), Valid Code Rate and per-run spreads."""
     counts = _counts(records)
     max_n = max((n for n, _ in counts), default=0)
     block: dict[str, Any] = {
         "instances": len(counts),
         "samples": len(records),
-        "passed_samples": sum(int(bool(r["passed"])) for r in records),
+        "passed_samples": sum(int(r.passed) for r in records),
     }
     for k in k_values(max_n):
         block[f"pass@{k}"] = mean_pass_at_k(counts, k)
-    block["valid_code_rate"] = rate([bool(r.get("valid_code")) for r in records])
+    block["valid_code_rate"] = rate([r.valid_code for r in records])
     block["ci95"] = _ci95(records)
-    by_run: dict[int, list[Mapping[str, Any]]] = defaultdict(list)
+    by_run: dict[int, list[CaseRecord]] = defaultdict(list)
     for record in records:
-        by_run[int(record["sample"])].append(record)
+        by_run[record.sample].append(record)
     if len(by_run) > 1:
         runs = [by_run[s] for s in sorted(by_run)]
-        pass1 = mean_std([rate([bool(r["passed"]) for r in run]) or 0.0 for run in runs])
-        vcr = mean_std([rate([bool(r.get("valid_code")) for r in run]) or 0.0 for run in runs])
+        pass1 = mean_std([rate([r.passed for r in run]) or 0.0 for run in runs])
+        vcr = mean_std([rate([r.valid_code for r in run]) or 0.0 for run in runs])
         block["runs"] = len(runs)
         block["pass@1_over_runs"] = {"mean": pass1[0], "std": pass1[1]} if pass1 else None
         block["valid_code_rate_over_runs"] = {"mean": vcr[0], "std": vcr[1]} if vcr else None
-    stochastic = [r for r in records if float(r.get("temperature", 0.0)) > 0]
+    stochastic = [r for r in records if (r.temperature or 0.0) > 0]
     if stochastic and len(stochastic) != len(records):
         stochastic_counts = _counts(stochastic)
         k = max(n for n, _ in stochastic_counts)
@@ -77,7 +84,7 @@ def metric_block(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
 
 
 def build_summary(
-    records: Iterable[Mapping[str, Any]],
+    records: Iterable[CaseRecord],
     run: Mapping[str, Any] | None = None,
     suite_tables: Sequence[Table] = (),
     official_settings: Sequence[str] | None = None,
@@ -93,14 +100,14 @@ def build_summary(
     records): a selected case without a record is counted as ``not recorded``, so a run whose cases
     vanished can never read as complete. ``groupings`` and ``failure_categories`` are the suite's
     declarations: the "By <label>" tables, and the order failure categories are listed in."""
-    latest = sorted(records, key=lambda r: str(r["case"]))  # the same summary whatever the finish order
-    recorded_keys = {str(r["case"]) for r in latest}
+    latest = sorted(records, key=lambda r: r.case)  # the same summary whatever the finish order
+    recorded_keys = {r.case for r in latest}
     not_recorded = [key for key in selected or () if key not in recorded_keys]
-    all_scored = [r for r in latest if r.get("outcome") in (CaseOutcome.PASSED, CaseOutcome.FAILED)]
-    scored = [r for r in all_scored if official_settings is None or r.get("setting") in official_settings]
-    errors = [r for r in latest if r.get("outcome") == CaseOutcome.ERROR]
-    skipped = [r for r in latest if r.get("outcome") == CaseOutcome.SKIPPED]
-    failures = Counter(str(r.get("category")) for r in scored if not r["passed"])
+    all_scored = [r for r in latest if r.outcome in (CaseOutcome.PASSED, CaseOutcome.FAILED)]
+    scored = [r for r in all_scored if official_settings is None or r.setting in official_settings]
+    errors = [r for r in latest if r.outcome == CaseOutcome.ERROR]
+    skipped = [r for r in latest if r.outcome == CaseOutcome.SKIPPED]
+    failures = Counter(str(r.category) for r in scored if not r.passed)
     summary: dict[str, Any] = {
         "run": dict(run or {}),
         "counts": {
@@ -109,8 +116,8 @@ def build_summary(
             "not_recorded": len(not_recorded),
             "cases": len(latest),
             "scored": len(all_scored),
-            "passed": sum(int(bool(r["passed"])) for r in all_scored),
-            "failed": sum(int(not r["passed"]) for r in all_scored),
+            "passed": sum(int(r.passed) for r in all_scored),
+            "failed": sum(int(not r.passed) for r in all_scored),
             "infrastructure_errors": len(errors),
             "skipped": len(skipped),
         },
@@ -121,27 +128,27 @@ def build_summary(
             if failures[c]
         },
         "groupings": [grouping.label for grouping in groupings],
-        "infrastructure": dict(sorted(Counter(str(r.get("category")) for r in errors).items())),
+        "infrastructure": dict(sorted(Counter(str(r.category) for r in errors).items())),
         "not_scored": not_scored_reasons(latest, not_recorded),
         "not_recorded_cases": sorted(not_recorded)[:50],
         "skipped_reasons": dict(sorted(Counter(reason_template(r) for r in skipped).items())),
         "accounting": _accounting(latest),
         "suite_tables": [asdict(table) for table in suite_tables],
     }
-    by_setting: dict[str, list[Mapping[str, Any]]] = defaultdict(list)
+    by_setting: dict[str, list[CaseRecord]] = defaultdict(list)
     for record in all_scored:
-        by_setting[str(record.get("setting"))].append(record)
+        by_setting[record.setting].append(record)
     if len(by_setting) > 1 or (official_settings is not None and set(by_setting) - set(official_settings)):
         summary["by_setting"] = {
             name: {**metric_block(group), "official": official_settings is None or name in official_settings}
             for name, group in sorted(by_setting.items())
         }
     for grouping in groupings:
-        groups: dict[str, list[Mapping[str, Any]]] = defaultdict(list)
+        groups: dict[str, list[CaseRecord]] = defaultdict(list)
         for record in scored:
-            value = record.get(grouping.label)
+            value = record.label(grouping.label)
             if value is not None:
-                groups[str(value)].append(record)
+                groups[value].append(record)
         if groups:
             order = sorted(groups, key=grouping.sort_key)
             summary[f"by_{grouping.label}"] = {name: metric_block(groups[name]) for name in order}
@@ -151,11 +158,11 @@ def build_summary(
 _LOCATION = re.compile(r"(?:[\w.-]*/)+[\w.-]+(?::\d+)?|\b[\w.-]+\.(?:jsonl?|py|txt|lp):\d+")
 
 
-def reason_template(record: Mapping[str, Any]) -> str:
+def reason_template(record: CaseRecord) -> str:
     """A skip's reason without what differs per case (file paths, FILE:LINE), so 1,209 skips for
     one cause make one row: ``[oracle_unavailable] FILE: this question has no reference …``."""
-    detail = _LOCATION.sub("FILE", str(record.get("detail") or ""))
-    return f"[{record.get('category')}] {detail}"[:300]
+    detail = _LOCATION.sub("FILE", record.detail)
+    return f"[{record.category}] {detail}"[:300]
 
 
 def _category_order(declared: Sequence[str], seen: Iterable[str]) -> list[str]:
@@ -163,15 +170,15 @@ def _category_order(declared: Sequence[str], seen: Iterable[str]) -> list[str]:
     return [*declared, *sorted(set(seen) - set(declared))]
 
 
-def not_scored_reasons(records: Sequence[Mapping[str, Any]], not_recorded: Sequence[str]) -> dict[str, int]:
+def not_scored_reasons(records: Sequence[CaseRecord], not_recorded: Sequence[str]) -> dict[str, int]:
     """Why cases went unscored, by kind: an infrastructure category (``api_error``, …), a skip
     (``skipped: <category>``) or ``not recorded``."""
     reasons: Counter[str] = Counter()
     for record in records:
-        if record.get("outcome") == CaseOutcome.ERROR:
-            reasons[str(record.get("category"))] += 1
-        elif record.get("outcome") == CaseOutcome.SKIPPED:
-            reasons[f"skipped: {record.get('category')}"] += 1
+        if record.outcome == CaseOutcome.ERROR:
+            reasons[str(record.category)] += 1
+        elif record.outcome == CaseOutcome.SKIPPED:
+            reasons[f"skipped: {record.category}"] += 1
     if not_recorded:
         reasons["not recorded"] = len(not_recorded)
     return dict(sorted(reasons.items()))
@@ -182,32 +189,32 @@ def unscored_errors(summary: Mapping[str, Any]) -> dict[str, int]:
     return {k: n for k, n in summary["not_scored"].items() if not k.startswith("skipped: ")}
 
 
-def _accounting(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+def _accounting(records: Sequence[CaseRecord]) -> dict[str, Any]:
     """What the run's model side cost. ``cost_usd`` is what the replies cost when first asked (a
     cache hit keeps its original cost); ``cost_usd_sent`` only what this run's own requests cost,
     so a fully cached rerun shows 0 beside the original's price."""
-    costs = [r["cost_usd"] for r in records if r.get("cost_usd") is not None]
+    costs = [r.cost_usd for r in records if r.cost_usd is not None]
     sent = [cost for r in records for cost in _sent_costs(r)]
     return {
-        "model_calls": sum(int(r.get("model_calls", 0)) for r in records),
-        "cache_hits": sum(int(r.get("cache_hits", 0)) for r in records),
-        "shared_replies": sum(int(bool(r.get("shared_reply_from"))) for r in records),
-        "input_tokens": sum(int(r.get("input_tokens") or 0) for r in records),
-        "output_tokens": sum(int(r.get("output_tokens") or 0) for r in records),
-        "truncated": sum(int(bool(r.get("truncated"))) for r in records),
+        "model_calls": sum(r.model_calls for r in records),
+        "cache_hits": sum(r.cache_hits for r in records),
+        "shared_replies": sum(int(bool(r.shared_reply_from)) for r in records),
+        "input_tokens": sum(r.input_tokens or 0 for r in records),
+        "output_tokens": sum(r.output_tokens or 0 for r in records),
+        "truncated": sum(int(r.truncated) for r in records),
         "cost_usd": sum(costs) if costs else None,
         "cost_usd_sent": round(sum(sent), 8) if costs else None,
-        "model_time_s": round(sum(float(r.get("model_time_s") or 0.0) for r in records), 3),
-        "execution_time_s": round(sum(float(r.get("execution_time_s") or 0.0) for r in records), 3),
+        "model_time_s": round(sum(float(r.model_time_s or 0.0) for r in records), 3),
+        "execution_time_s": round(sum(float(r.execution_time_s or 0.0) for r in records), 3),
     }
 
 
-def _sent_costs(record: Mapping[str, Any]) -> list[float]:
+def _sent_costs(record: CaseRecord) -> list[float]:
     """The costs of the record's calls that were sent, not answered from the cache (per turn; a
     record from before turns kept their cost counts whole unless it had a cache hit)."""
-    calls = record.get("turns") or []
-    if calls and all("cost_usd" in turn for turn in calls):
-        return [float(t["cost_usd"]) for t in calls if t["cost_usd"] is not None and not t.get("cache_hit")]
-    if record.get("cost_usd") is not None and not int(record.get("cache_hits") or 0):
-        return [float(record["cost_usd"])]
+    calls = record.turns
+    if calls and all("cost_usd" in turn.model_fields_set for turn in calls):
+        return [t.cost_usd for t in calls if t.cost_usd is not None and not t.cache_hit]
+    if record.cost_usd is not None and not record.cache_hits:
+        return [float(record.cost_usd)]
     return []

@@ -31,6 +31,7 @@ from benchmark.categories import ExecutionCategory
 from benchmark.messages import Message
 from benchmark.reporting.render import Table
 from benchmark.sandbox import Limits, Sandbox
+from benchmark.schema import CaseRecord
 from benchmark.verdict import Verdict
 
 
@@ -203,7 +204,7 @@ class Suite(Protocol):
         """Read the suite's options once per process (xdist workers included) before cases run."""
         ...
 
-    def report_tables(self, records: Sequence[Mapping[str, Any]]) -> list[Table]:
+    def report_tables(self, records: Sequence[CaseRecord]) -> list[Table]:
         """Suite-specific report tables built from the run's records (``[]`` when none); they go
         into ``summary.json``, ``summary.md`` and the terminal summary after the common tables."""
         ...
@@ -249,7 +250,7 @@ class Suite(Protocol):
         """The run's model source when no ``--model`` is given (``artifacts:DIR``), else None."""
         ...
 
-    def case_steps(self, record: Mapping[str, Any]) -> list[dict[str, Any]]:
+    def case_steps(self, record: CaseRecord) -> list[dict[str, Any]]:
         """What a case did between its model calls (an agent's tool runs), in order: ``call`` (the
         1-based model call that asked for it), ``tool``, ``input`` and ``result`` (short texts);
         the HTML report shows them in the case's timeline (``[]``: none)."""
@@ -273,7 +274,7 @@ class SuiteDefaults:
     def model_source(self, config: pytest.Config) -> str | None:
         return None
 
-    def case_steps(self, record: Mapping[str, Any]) -> list[dict[str, Any]]:
+    def case_steps(self, record: CaseRecord) -> list[dict[str, Any]]:
         return []
 
 

@@ -7,31 +7,29 @@ Samples whose raw artifact did not need the modifier keep their raw result as th
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
 
 from benchmark.categories import CaseOutcome
 from benchmark.reporting.render import Table
+from benchmark.schema import CaseRecord
 from benchmark.suites.mamo.dataset import ODE, OPTIMIZATION, TYPES
 
 _CATEGORY_NAMES = {ODE: "ODE", OPTIMIZATION: "Optimization"}
 
 
-def _scored(records: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+def _scored(records: Sequence[CaseRecord]) -> list[CaseRecord]:
     return [
         r
         for r in records
-        if r.get("suite") == "mamo"
-        and r.get("outcome") in (CaseOutcome.PASSED, CaseOutcome.FAILED)
-        and "raw" in (r.get("scores") or {})
+        if r.suite == "mamo" and r.outcome in (CaseOutcome.PASSED, CaseOutcome.FAILED) and "raw" in r.scores
     ]
 
 
-def _share(records: Sequence[Mapping[str, Any]], key: str) -> float:
-    return sum(float(r["scores"][key]) for r in records) / len(records)
+def _share(records: Sequence[CaseRecord], key: str) -> float:
+    return sum(float(r.scores[key]) for r in records) / len(records)
 
 
-def _row(name: str, records: Sequence[Mapping[str, Any]], raw: str, modified: str) -> tuple[str, ...]:
+def _row(name: str, records: Sequence[CaseRecord], raw: str, modified: str) -> tuple[str, ...]:
     before, after = _share(records, raw), _share(records, modified)
     return (
         name,
@@ -43,8 +41,8 @@ def _row(name: str, records: Sequence[Mapping[str, Any]], raw: str, modified: st
 
 
 def _rows(
-    records: Sequence[Mapping[str, Any]],
-    group: Callable[[Mapping[str, Any]], str],
+    records: Sequence[CaseRecord],
+    group: Callable[[CaseRecord], str],
     order: Sequence[str],
     raw: str,
     modified: str,
@@ -58,7 +56,7 @@ def _rows(
     return tuple(rows)
 
 
-def report_tables(records: Sequence[Mapping[str, Any]]) -> list[Table]:
+def report_tables(records: Sequence[CaseRecord]) -> list[Table]:
     scored = _scored(records)
     if not scored:
         return []
@@ -66,14 +64,14 @@ def report_tables(records: Sequence[Mapping[str, Any]]) -> list[Table]:
     accuracy = Table(
         "Mamo accuracy by type (Table 4: raw, after the code modifier, improvement in points)",
         ("type", *headers),
-        _rows(scored, lambda r: str(r.get("subcategory")), list(TYPES), "raw", "modified"),
+        _rows(scored, lambda r: str(r.label("subcategory")), list(TYPES), "raw", "modified"),
     )
     execution = Table(
         "Mamo execution rate (Table 5: artifacts that ran in the right format)",
         ("category", *headers),
         _rows(
             scored,
-            lambda r: _CATEGORY_NAMES.get(str(r.get("family")), str(r.get("family"))),
+            lambda r: _CATEGORY_NAMES.get(str(r.label("family")), str(r.label("family"))),
             list(_CATEGORY_NAMES.values()),
             "executed_raw",
             "executed_modified",

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +25,7 @@ from benchmark.cases import Case, InstanceRef
 from benchmark.categories import ExecutionCategory
 from benchmark.messages import Message
 from benchmark.reporting.render import Table
+from benchmark.schema import CaseRecord
 from benchmark.suites.base import (
     EXECUTION_CATEGORIES,
     CaseContext,
@@ -137,7 +138,7 @@ class MamoSuite(SuiteDefaults):
         # The harness resolves (and checks) the alias and builds its adapter on the run's stack.
         self.modifier_alias = config.getoption("modifier_model")
 
-    def report_tables(self, records: Sequence[Mapping[str, Any]]) -> list[Table]:
+    def report_tables(self, records: Sequence[CaseRecord]) -> list[Table]:
         return reporting.report_tables(records)
 
     def default_dataset(self) -> Path:

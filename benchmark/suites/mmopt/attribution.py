@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from benchmark.categories import CaseOutcome, ExecutionCategory
+from benchmark.schema import CaseRecord
 from benchmark.suites.mmopt.package import Package
 from benchmark.suites.mmopt.scoring import check_decisions, normalize_result, read_objective, tolerance_for
 from benchmark.verdict import Verdict
@@ -173,12 +174,12 @@ def classify_artifact(
     return ArtifactEvidence("undecidable", f"{category}: {_first_line(verdict.detail)}")
 
 
-def fine_category(record: Mapping[str, Any]) -> str | None:
+def fine_category(record: CaseRecord) -> str | None:
     """The Table-9 category of a failed record under its setting's protocol (None if it passed or
     was not scored)."""
-    if record.get("outcome") != CaseOutcome.FAILED:
+    if record.outcome != CaseOutcome.FAILED:
         return None
-    extra = record.get("extra") or {}
+    extra = record.extra
     attribution = extra.get("attribution")
     if attribution == "reading_mismatch":
         return "upstream_reading"

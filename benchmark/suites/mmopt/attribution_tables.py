@@ -11,11 +11,11 @@ number of scored samples of that model and setting, the percentage is within its
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
 
-from benchmark.categories import CaseOutcome
+from benchmark.categories import CaseOutcome, SkipCategory
 from benchmark.reporting.render import Table
+from benchmark.schema import CaseRecord
 from benchmark.suites.mmopt.attribution import COMPACT_GROUP, FINE_CATEGORIES, FINE_LABELS, fine_category
 from benchmark.suites.mmopt.stage2 import PARSE_FAILURE_SUBTYPES
 
@@ -58,19 +58,17 @@ def _cell(count: int, scored: int, failed: int) -> str:
     return f"{count}/{scored} ({_pct(count, failed)})"
 
 
-def _scored(records: Sequence[Mapping[str, Any]], setting: str) -> list[Mapping[str, Any]]:
+def _scored(records: Sequence[CaseRecord], setting: str) -> list[CaseRecord]:
     return [
-        r
-        for r in records
-        if r.get("setting") == setting and r.get("outcome") in (CaseOutcome.PASSED, CaseOutcome.FAILED)
+        r for r in records if r.setting == setting and r.outcome in (CaseOutcome.PASSED, CaseOutcome.FAILED)
     ]
 
 
-def _by_model(records: Sequence[Mapping[str, Any]]) -> list[tuple[str, list[Mapping[str, Any]]]]:
+def _by_model(records: Sequence[CaseRecord]) -> list[tuple[str, list[CaseRecord]]]:
     """Rows per model, then a pooled row when there is more than one model."""
-    groups: dict[str, list[Mapping[str, Any]]] = defaultdict(list)
+    groups: dict[str, list[CaseRecord]] = defaultdict(list)
     for record in records:
-        groups[str(record.get("model"))].append(record)
+        groups[str(record.model)].append(record)
     rows = sorted(groups.items())
     if len(rows) > 1:
         rows.append(("pooled", list(records)))
@@ -79,47 +77,47 @@ def _by_model(records: Sequence[Mapping[str, Any]]) -> list[tuple[str, list[Mapp
 
 def _breakdown_table(
     title: str,
-    records: Sequence[Mapping[str, Any]],
+    records: Sequence[CaseRecord],
     labels: Mapping[str, str],
-    key_of: Any,
+    key_of: Callable[[CaseRecord], str],
 ) -> Table | None:
     if not records:
         return None
     rows = []
     for model, group in _by_model(records):
-        failed = [r for r in group if r["outcome"] == CaseOutcome.FAILED]
+        failed = [r for r in group if r.outcome == CaseOutcome.FAILED]
         counts = Counter(key_of(r) for r in failed)
         cells = [_cell(counts[key], len(group), len(failed)) for key in labels]
         rows.append((model, *cells, f"{len(failed)}/{len(group)}"))
     return Table(title, ("model", *labels.values(), "total failed"), tuple(rows))
 
 
-def two_stage_table(records: Sequence[Mapping[str, Any]]) -> Table | None:
+def two_stage_table(records: Sequence[CaseRecord]) -> Table | None:
     return _breakdown_table(
         TWO_STAGE_TITLE,
         _scored(records, "two_stage"),
         ATTRIBUTIONS,
-        lambda r: (r.get("extra") or {}).get("attribution", "unresolved"),
+        lambda r: str(r.extra.get("attribution", "unresolved")),
     )
 
 
-def oracle_reading_table(records: Sequence[Mapping[str, Any]]) -> Table | None:
+def oracle_reading_table(records: Sequence[CaseRecord]) -> Table | None:
     return _breakdown_table(
         ORACLE_READING_TITLE,
         _scored(records, "oracle_reading"),
         COMPACT_LABELS,
-        lambda r: COMPACT_GROUP.get(str((r.get("extra") or {}).get("failure_class")), "modeling_algorithmic"),
+        lambda r: COMPACT_GROUP.get(str(r.extra.get("failure_class")), "modeling_algorithmic"),
     )
 
 
-def unresolved_subtype_table(records: Sequence[Mapping[str, Any]]) -> Table | None:
-    failed = [r for r in _scored(records, "two_stage") if r["outcome"] == CaseOutcome.FAILED]
+def unresolved_subtype_table(records: Sequence[CaseRecord]) -> Table | None:
+    failed = [r for r in _scored(records, "two_stage") if r.outcome == CaseOutcome.FAILED]
     if not failed:
         return None
     subtypes = Counter(
-        str(((r.get("extra") or {}).get("stage2") or {}).get("unresolved"))
+        str((r.extra.get("stage2") or {}).get("unresolved"))
         for r in failed
-        if (r.get("extra") or {}).get("attribution") == "unresolved"
+        if r.extra.get("attribution") == "unresolved"
     )
     parse_failures = sum(subtypes[s] for s in PARSE_FAILURE_SUBTYPES)
     rows = [
@@ -130,12 +128,12 @@ def unresolved_subtype_table(records: Sequence[Mapping[str, Any]]) -> Table | No
     return Table(PARSE_FAILURE_TITLE, ("subtype", "count", "share of parse failures"), tuple(rows))
 
 
-def fine_taxonomy_table(records: Sequence[Mapping[str, Any]]) -> Table | None:
+def fine_taxonomy_table(records: Sequence[CaseRecord]) -> Table | None:
     present = [s for s in SETTINGS if _scored(records, s)]
     if not present:
         return None
     counts = {
-        s: Counter(fine_category(r) for r in _scored(records, s) if r["outcome"] == CaseOutcome.FAILED)
+        s: Counter(fine_category(r) for r in _scored(records, s) if r.outcome == CaseOutcome.FAILED)
         for s in present
     }
     diagnosed = {"upstream_reading", "unresolved"}
@@ -150,22 +148,22 @@ def fine_taxonomy_table(records: Sequence[Mapping[str, Any]]) -> Table | None:
     return Table(FINE_TITLE, ("category", *present), tuple(rows))
 
 
-def solved_share_table(records: Sequence[Mapping[str, Any]]) -> Table | None:
+def solved_share_table(records: Sequence[CaseRecord]) -> Table | None:
     rows = []
     for setting in SETTINGS:
         scored = _scored(records, setting)
         not_evaluable = [
             r
             for r in records
-            if r.get("setting") == setting
-            and r.get("outcome") == CaseOutcome.SKIPPED
-            and r.get("category") == "not_evaluable"
+            if r.setting == setting
+            and r.outcome == CaseOutcome.SKIPPED
+            and r.category == SkipCategory.NOT_EVALUABLE
         ]
         if not scored and not not_evaluable:
             continue
-        for model, group in _by_model(scored) or [(str(not_evaluable[0].get("model")), [])]:
-            solved = sum(int(bool(r["passed"])) for r in group)
-            skipped = sum(int(model in ("pooled", str(r.get("model")))) for r in not_evaluable)
+        for model, group in _by_model(scored) or [(str(not_evaluable[0].model), [])]:
+            solved = sum(int(r.passed) for r in group)
+            skipped = sum(int(model in ("pooled", str(r.model))) for r in not_evaluable)
             label = f"{setting} (official)" if setting in OFFICIAL_SETTINGS else setting
             rows.append((model, label, f"{solved}/{len(group)}", _pct(solved, len(group)), str(skipped)))
     if not rows:
@@ -174,7 +172,7 @@ def solved_share_table(records: Sequence[Mapping[str, Any]]) -> Table | None:
     return Table(SOLVED_SHARE_TITLE, headers, tuple(rows))
 
 
-def attribution_tables(records: Sequence[Mapping[str, Any]]) -> list[Table]:
+def attribution_tables(records: Sequence[CaseRecord]) -> list[Table]:
     """Every attribution table the records support, in the paper's order."""
     tables = (
         two_stage_table(records),

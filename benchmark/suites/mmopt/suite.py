@@ -35,7 +35,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +48,7 @@ from benchmark.categories import ExecutionCategory, InfrastructureCategory
 from benchmark.messages import Message
 from benchmark.reporting.render import Table
 from benchmark.sandbox import Outcome
+from benchmark.schema import CaseRecord
 from benchmark.suites.base import (
     EXECUTION_CATEGORIES,
     CaseContext,
@@ -164,12 +165,12 @@ def _oracle_answer(package: packages.Package, note: dict[str, str], solve: bool 
 ORACLE_TITLE = "Oracle answers without a runnable solver_ref.py"
 
 
-def oracle_answer_tables(records: Sequence[Mapping[str, Any]]) -> list[Table]:
+def oracle_answer_tables(records: Sequence[CaseRecord]) -> list[Table]:
     """How many cases the oracle answered by replaying ``solution_ref.json`` (no solver tested)
     or with our exact models, so a run's summary says what an oracle pass on a release means."""
     counts: dict[str, int] = {}
     for record in records:
-        note = str((record.get("extra") or {}).get("oracle_answer") or "")
+        note = str(record.extra.get("oracle_answer") or "")
         if note:
             how = (
                 "solution_ref.json replayed (no solver tested)"
@@ -237,7 +238,7 @@ class MMOptSuite(SuiteDefaults):
     def add_commands(self, add_command: Callable[..., argparse.ArgumentParser]) -> None:
         commands.add_commands(add_command)
 
-    def report_tables(self, records: Sequence[Mapping[str, Any]]) -> list[Table]:
+    def report_tables(self, records: Sequence[CaseRecord]) -> list[Table]:
         return [*attribution_tables(records), *oracle_answer_tables(records)]
 
     def default_dataset(self) -> Path:

@@ -6,10 +6,10 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from benchmark.records import latest_by_case, read_records
 from benchmark.reporting.render import Table
+from benchmark.schema import CaseRecord
 
 
 def _generate(args: argparse.Namespace) -> int:
@@ -52,13 +52,13 @@ def _heatmap_png(table: Table, path: Path) -> None:
 def _compare(args: argparse.Namespace) -> int:
     from benchmark.suites.nldata.reporting import report_tables
 
-    records: list[dict[str, Any]] = []
+    records: list[CaseRecord] = []
     for run in args.runs:
         found = read_records(Path(run) / "results.jsonl")
         if not found:
             print(f"{run}: no results.jsonl with records")
             return 2
-        records.extend(record.as_json() for record in latest_by_case(found).values())
+        records.extend(latest_by_case(found).values())
     tables = report_tables(records)
     if not tables:
         print("no scored nldata records in these runs")

@@ -9,22 +9,20 @@ instance's EBC); records written before the held-out check have no ``ebc_shown``
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 from benchmark.categories import CaseOutcome
 from benchmark.reporting.render import Table
-from benchmark.suites.nldata.categories import FAILURE_CATEGORIES
+from benchmark.schema import CaseRecord
+from benchmark.suites.nldata.categories import FAILURE_CATEGORIES, NLDataCategory
 from benchmark.suites.nldata.settings import SETTINGS
 
 
-def _scored(records: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+def _scored(records: Sequence[CaseRecord]) -> list[CaseRecord]:
     return [
         r
         for r in records
-        if r.get("suite") == "nldata"
-        and r.get("outcome") in (CaseOutcome.PASSED, CaseOutcome.FAILED)
-        and "ebc" in (r.get("scores") or {})
+        if r.suite == "nldata" and r.outcome in (CaseOutcome.PASSED, CaseOutcome.FAILED) and "ebc" in r.scores
     ]
 
 
@@ -36,32 +34,32 @@ def _ordered(settings: set[str]) -> list[str]:
     return [s for s in SETTINGS if s in settings] + sorted(settings - set(SETTINGS))
 
 
-def _headline(group: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+def _headline(group: Sequence[CaseRecord]) -> list[CaseRecord]:
     """The cases the headline EBC is computed over: all but ``unsupported_syntax`` (AMPL that the
     MathProg backend cannot run is not the model's error, so it counts neither way; the tables say
     how many were left out)."""
-    return [r for r in group if r.get("category") != "unsupported_syntax"]
+    return [r for r in group if r.category != NLDataCategory.UNSUPPORTED_SYNTAX]
 
 
-def by_setting(records: Sequence[Mapping[str, Any]]) -> Table:
-    groups: dict[str, list[Mapping[str, Any]]] = defaultdict(list)
+def by_setting(records: Sequence[CaseRecord]) -> Table:
+    groups: dict[str, list[CaseRecord]] = defaultdict(list)
     for record in records:
-        groups[str(record.get("setting"))].append(record)
+        groups[record.setting].append(record)
     rows = []
     for setting in _ordered(set(groups)):
         group = groups[setting]
         counted = _headline(group)
-        judged = [float(r["scores"]["llm_es"]) for r in group if r["scores"].get("llm_es") is not None]
+        judged = [float(r.scores["llm_es"]) for r in group if r.scores.get("llm_es") is not None]
         rows.append(
             (
                 setting,
                 str(len(group)),
-                _mean([float(r["scores"]["ebc"]) for r in counted]),
+                _mean([float(r.scores["ebc"]) for r in counted]),
                 str(len(counted)),
                 str(len(group) - len(counted)),
-                _mean([float(r["scores"]["ef1"]) for r in group]),
+                _mean([float(r.scores["ef1"]) for r in group]),
                 f"{_mean(judged)} ({len(judged)})",
-                f"{100 * sum(bool(r.get('passed')) for r in group) / len(group):.1f}%",
+                f"{100 * sum(r.passed for r in group) / len(group):.1f}%",
             )
         )
     return Table(
@@ -72,14 +70,14 @@ def by_setting(records: Sequence[Mapping[str, Any]]) -> Table:
     )
 
 
-def heldout(records: Sequence[Mapping[str, Any]]) -> Table:
-    groups: dict[str, list[Mapping[str, Any]]] = defaultdict(list)
+def heldout(records: Sequence[CaseRecord]) -> Table:
+    groups: dict[str, list[CaseRecord]] = defaultdict(list)
     for record in records:
-        groups[str(record.get("setting"))].append(record)
+        groups[record.setting].append(record)
     rows = []
     for setting in _ordered(set(groups)):
         group = groups[setting]
-        runs = [(r.get("extra") or {}).get("heldout") or {} for r in group]
+        runs = [r.extra.get("heldout") or {} for r in group]
         checked = [h for h in runs if h.get("run")]
         rows.append(
             (
@@ -87,10 +85,10 @@ def heldout(records: Sequence[Mapping[str, Any]]) -> Table:
                 str(len(group)),
                 str(len(checked)),
                 str(sum(len(h.get("runs", [])) for h in checked)),
-                _mean([float(r["scores"].get("ebc_shown", r["scores"]["ebc"])) for r in group]),
-                _mean([float(r["scores"].get("ebc_unseen", 0.0)) for r in group]),
-                _mean([float(r["scores"]["ebc"]) for r in group]),
-                str(sum(r.get("category") == "model_data_coupling" for r in group)),
+                _mean([float(r.scores.get("ebc_shown", r.scores["ebc"])) for r in group]),
+                _mean([float(r.scores.get("ebc_unseen", 0.0)) for r in group]),
+                _mean([float(r.scores["ebc"]) for r in group]),
+                str(sum(r.category == NLDataCategory.MODEL_DATA_COUPLING for r in group)),
             )
         )
     return Table(
@@ -102,14 +100,14 @@ def heldout(records: Sequence[Mapping[str, Any]]) -> Table:
     )  # fmt: skip
 
 
-def heatmap(records: Sequence[Mapping[str, Any]]) -> Table:
-    models = sorted({str(r.get("model")) for r in records})
+def heatmap(records: Sequence[CaseRecord]) -> Table:
+    models = sorted({str(r.model) for r in records})
     cells: dict[tuple[str, str], list[float]] = defaultdict(list)
     for record in _headline(records):
-        cells[(str(record.get("setting")), str(record.get("model")))].append(float(record["scores"]["ebc"]))
+        cells[(record.setting, str(record.model))].append(float(record.scores["ebc"]))
     rows = tuple(
         (setting, *(_mean(cells.get((setting, model), [])) for model in models))
-        for setting in _ordered({str(r.get("setting")) for r in records})
+        for setting in _ordered({r.setting for r in records})
     )
     left_out = len(records) - len(_headline(records))
     return Table(
@@ -119,16 +117,16 @@ def heatmap(records: Sequence[Mapping[str, Any]]) -> Table:
     )
 
 
-def error_analysis(records: Sequence[Mapping[str, Any]]) -> Table:
+def error_analysis(records: Sequence[CaseRecord]) -> Table:
     counts: dict[str, Counter[str]] = defaultdict(Counter)
     for record in records:
-        category = record.get("category") if record.get("outcome") == CaseOutcome.FAILED else None
+        category = record.category if record.outcome == CaseOutcome.FAILED else None
         if category:
-            counts[str(record.get("setting"))][str(category)] += 1
+            counts[record.setting][category] += 1
     present = [c for c in FAILURE_CATEGORIES if any(c in group for group in counts.values())] or ["errors"]
     rows = tuple(
         (setting, *(str(counts[setting].get(c, 0)) for c in present))
-        for setting in _ordered({str(r.get("setting")) for r in records})
+        for setting in _ordered({r.setting for r in records})
     )
     return Table(
         "Error analysis by setting (unsupported_syntax = AMPL that MathProg cannot run, reported apart)",
@@ -137,7 +135,7 @@ def error_analysis(records: Sequence[Mapping[str, Any]]) -> Table:
     )
 
 
-def report_tables(records: Sequence[Mapping[str, Any]]) -> list[Table]:
+def report_tables(records: Sequence[CaseRecord]) -> list[Table]:
     scored = _scored(records)
     if not scored:
         return []

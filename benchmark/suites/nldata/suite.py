@@ -27,6 +27,7 @@ from benchmark.attempt import Attempt, Reply
 from benchmark.cases import Case, InstanceRef
 from benchmark.categories import ExecutionCategory
 from benchmark.reporting.render import Table
+from benchmark.schema import CaseRecord
 from benchmark.suites.base import CaseContext, Grouping, Suite, SuiteDefaults, case_request
 from benchmark.suites.nldata import backends, commands, dataset, reporting
 from benchmark.suites.nldata.backends import BackendChoice
@@ -89,7 +90,7 @@ class NLDataSuite(SuiteDefaults):
         # The harness resolves (and checks) the alias and builds its adapter on the run's stack.
         self.judge_alias = config.getoption("judge_model")
 
-    def report_tables(self, records: Sequence[Mapping[str, Any]]) -> list[Table]:
+    def report_tables(self, records: Sequence[CaseRecord]) -> list[Table]:
         return reporting.report_tables(records)
 
     def default_dataset(self) -> Path:

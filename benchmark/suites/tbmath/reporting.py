@@ -13,15 +13,16 @@ from typing import Any
 
 from benchmark.categories import CaseOutcome
 from benchmark.reporting.render import Table
+from benchmark.schema import CaseRecord
 
 
-def _scored(records: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+def _scored(records: Sequence[CaseRecord]) -> list[CaseRecord]:
     return [
         r
         for r in records
-        if r.get("suite") == "tbmath"
-        and r.get("outcome") in (CaseOutcome.PASSED, CaseOutcome.FAILED)
-        and "o_eval" in (r.get("scores") or {})
+        if r.suite == "tbmath"
+        and r.outcome in (CaseOutcome.PASSED, CaseOutcome.FAILED)
+        and "o_eval" in r.scores
     ]
 
 
@@ -35,23 +36,23 @@ def _fmt(value: float | None, percent: bool = True) -> str:
     return f"{100 * value:.2f}%" if percent else f"{value:.3f}"
 
 
-def _gate(record: Mapping[str, Any]) -> str:
-    gate = (record.get("extra") or {}).get("gate") or {}
+def _gate(record: CaseRecord) -> str:
+    gate = record.extra.get("gate") or {}
     if gate.get("passed") is None:
-        return "ungated" if "gate" in (record.get("extra") or {}) else "–"
+        return "ungated" if "gate" in record.extra else "–"
     return "pass" if gate["passed"] else "FAIL"
 
 
-def flags_table(records: Sequence[Mapping[str, Any]]) -> Table | None:
+def flags_table(records: Sequence[CaseRecord]) -> Table | None:
     """Per task, what its scores rest on: gate or none ("ungated"), a reference panel or one
     anchor ("single anchor"), the config's format, metrics the release leaves unscored, metrics
     whose orientation was inferred, attachments the copy lacks, and Python packages its Dockerfile
     pins differently from the agent stack."""
     flags: dict[str, Mapping[str, Any]] = {}
     for record in records:
-        found = (record.get("extra") or {}).get("task_flags")
-        if record.get("suite") == "tbmath" and isinstance(found, Mapping):
-            flags.setdefault(str(record.get("instance_id")), found)
+        found = record.extra.get("task_flags")
+        if record.suite == "tbmath" and isinstance(found, Mapping):
+            flags.setdefault(str(record.label("instance_id")), found)
     if not flags:
         return None
     rows = tuple(
@@ -83,21 +84,21 @@ def flags_table(records: Sequence[Mapping[str, Any]]) -> Table | None:
     )
 
 
-def report_tables(records: Sequence[Mapping[str, Any]]) -> list[Table]:
+def report_tables(records: Sequence[CaseRecord]) -> list[Table]:
     scored = _scored(records)
     flags = flags_table(records)
     if not scored:
         return [flags] if flags else []
-    by_task: dict[str, list[Mapping[str, Any]]] = defaultdict(list)
+    by_task: dict[str, list[CaseRecord]] = defaultdict(list)
     for record in scored:
-        by_task[str(record.get("instance_id"))].append(record)
+        by_task[str(record.label("instance_id"))].append(record)
     rows = []
     headline: dict[str, list[float]] = defaultdict(list)
     for task_id in sorted(by_task):
         group = by_task[task_id]
-        split = any((r.get("extra") or {}).get("literature_split") for r in group)
+        split = any(r.extra.get("literature_split") for r in group)
         means = {
-            key: _mean([float(r["scores"][key]) for r in group if key in r["scores"]])
+            key: _mean([float(r.scores[key]) for r in group if key in r.scores])
             for key in ("o_eval", "multi_o_eval", "robust_bo_eval", "multi_bo")
         }
         if not split:
@@ -105,10 +106,8 @@ def report_tables(records: Sequence[Mapping[str, Any]]) -> list[Table]:
                 if value is not None:
                     headline[key].append(value)
         gates = sorted({_gate(r) for r in group})
-        certificates = sorted(
-            {str(((r.get("extra") or {}).get("certificate") or {}).get("status", "–")) for r in group}
-        )
-        panel = group[0].get("extra", {}).get("references", {}).get("per_reference", {})
+        certificates = sorted({str((r.extra.get("certificate") or {}).get("status", "–")) for r in group})
+        panel = group[0].extra.get("references", {}).get("per_reference", {})
         rows.append(
             (
                 task_id,

@@ -36,6 +36,7 @@ from benchmark.cases import Case, InstanceRef
 from benchmark.categories import ExecutionCategory
 from benchmark.records import RESULTS_FILE, latest_by_case, read_records
 from benchmark.reporting.render import Table
+from benchmark.schema import CaseRecord
 from benchmark.suites.base import CaseContext, Grouping, Suite, SuiteDefaults
 from benchmark.suites.tbmath import generation, pass_rule, reporting, tasks
 from benchmark.suites.tbmath.agent import AgentLimits, first_messages, run_episode, turn_request
@@ -186,10 +187,10 @@ class TbMathSuite(SuiteDefaults):
         artifacts = config.getoption("artifacts")
         return f"{ARTIFACTS_PREFIX}{artifacts}" if artifacts else None
 
-    def case_steps(self, record: Mapping[str, Any]) -> list[dict[str, Any]]:
+    def case_steps(self, record: CaseRecord) -> list[dict[str, Any]]:
         """The episode's tool runs for the report's timeline, from the record's agent turns."""
         steps = []
-        for number, turn in enumerate(((record.get("extra") or {}).get("agent") or {}).get("turns", [])):
+        for number, turn in enumerate((record.extra.get("agent") or {}).get("turns", [])):
             for action in turn.get("actions", []):
                 result = action.get("result")
                 if isinstance(result, dict):
@@ -206,7 +207,7 @@ class TbMathSuite(SuiteDefaults):
                 )
         return steps
 
-    def report_tables(self, records: Sequence[Mapping[str, Any]]) -> list[Table]:
+    def report_tables(self, records: Sequence[CaseRecord]) -> list[Table]:
         return reporting.report_tables(records)
 
     def run_info(self) -> dict[str, str]:
