@@ -16,8 +16,8 @@ the leaf :mod:`benchmark.categories`.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from typing import Any, Literal
+from collections.abc import Callable, Mapping
+from typing import Any, Literal, Self
 
 from pydantic import (
     BaseModel,
@@ -28,7 +28,9 @@ from pydantic import (
     StrictInt,
     StrictStr,
     ValidationError,
+    ValidationInfo,
     field_validator,
+    model_validator,
 )
 
 from benchmark.categories import CaseOutcome
@@ -38,6 +40,7 @@ __all__ = [
     "AttemptRecord",
     "CaseRecord",
     "ExecutionRecord",
+    "ExecutionSummary",
     "ModelEntry",
     "ModelsFile",
     "ReplayLine",
@@ -47,6 +50,7 @@ __all__ = [
     "RunSummary",
     "SchemaVersionError",
     "SentMessage",
+    "SuiteDetail",
     "SummaryCounts",
     "Turn",
     "ValidationError",
@@ -124,6 +128,54 @@ class ExecutionRecord(BaseModel):
     sandbox: str
 
 
+class ExecutionSummary(BaseModel):
+    """``record.execution``: how the case's main run ended (``ok`` or a failure category), in
+    how many seconds, and the solver status or error when the suite reports one."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    outcome: str
+    wall_s: Number | None = None
+    status: str | None = None
+    error: str | None = None
+
+
+class SuiteDetail(BaseModel):
+    """The base of a suite's typed detail of a record: the keys its verdicts write into
+    ``scores`` or ``extra``, or its solving into ``attempt.data`` (each suite declares one model
+    per part, :class:`benchmark.suites.base.RecordDetail`). Writing is checked strictly: an
+    undeclared key is refused, so a misspelt key fails where it is written (the harness checks
+    every verdict and attempt against its suite's models) rather than reading back as a silent
+    ``None``. Readers get attributes (``MmoptExtra.read(record.extra).attribution``); a key that
+    an older harness wrote and this one no longer declares is passed over when reading, so the
+    reports of an older run still open. The stored JSON is the suite's dict as written: the
+    model checks and reads it, it does not rewrite it."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    @classmethod
+    def check(cls, values: Mapping[str, Any]) -> None:
+        """Refuse (:class:`ValidationError`, naming the key) an undeclared, missing or mistyped key."""
+        cls.model_validate(dict(values))
+
+    @classmethod
+    def read(cls, values: Mapping[str, Any] | None) -> Self:
+        """The detail as this model; undeclared keys, at any depth, are passed over."""
+        return cls.model_validate(dict(values or {}), context={_READING: True})
+
+    @model_validator(mode="before")
+    @classmethod
+    def _pass_over_undeclared_when_reading(cls, values: Any, info: ValidationInfo) -> Any:
+        if not (info.context or {}).get(_READING) or not isinstance(values, Mapping):
+            return values
+        declared = {field.alias or name for name, field in cls.model_fields.items()}
+        return {key: value for key, value in values.items() if key in declared}
+
+
+#: The validation context of :meth:`SuiteDetail.read`.
+_READING = "reading"
+
+
 class AttemptRecord(BaseModel):
     """``record.attempt``: what solving the case produced (:class:`benchmark.attempt.Attempt` as
     JSON), from which ``rescore`` scores it again. ``data`` is the suite's own facts of solving."""
@@ -169,7 +221,7 @@ class CaseRecord(BaseModel):
     returned_objective: Number | None = None
     recomputed_objective: Number | None = None
     scores: dict[str, Any] = Field(default_factory=dict)
-    execution: dict[str, Any] | None = None
+    execution: ExecutionSummary | None = None
     execution_time_s: Number | None = None
     extra: dict[str, Any] = Field(default_factory=dict)
     artifact: dict[str, str] = Field(default_factory=dict)

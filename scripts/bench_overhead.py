@@ -173,7 +173,9 @@ def harness_cost(suite: str, records: list[CaseRecord]) -> dict[str, object]:
         for r in records
         if (own_s := own.get(instance_key(r))) is not None
     ]
-    outside = [float(r.total_time_s or 0.0) - float(r.execution["wall_s"]) for r in records if r.execution]
+    outside = [
+        float(r.total_time_s or 0.0) - float(r.execution.wall_s or 0.0) for r in records if r.execution
+    ]
     own_measured = [t for t in own.values() if t is not None]
     return {
         "cases_measured": len(costs),
@@ -186,7 +188,7 @@ def harness_cost(suite: str, records: list[CaseRecord]) -> dict[str, object]:
 def where_time_went(wall_s: float, records: list[CaseRecord]) -> dict[str, float]:
     """Per-case medians and sums of one oracle run, and the wall time spent outside its cases."""
     totals = [float(r.total_time_s or 0.0) for r in records]
-    executions = [float(r.execution["wall_s"]) for r in records if r.execution]
+    executions = [float(r.execution.wall_s or 0.0) for r in records if r.execution]
     return {
         "case_median_s": round(statistics.median(totals), 4),
         "execution_median_s": round(statistics.median(executions), 4) if executions else 0.0,

@@ -37,6 +37,7 @@ AGENT_VENV = REPO / ".venv-agent"
 sys.path.insert(0, str(REPO))
 
 from benchmark.records import read_records  # noqa: E402
+from benchmark.suites.tbmath.detail import TbmathScores  # noqa: E402
 
 
 def _tokens(path: str) -> list[str]:
@@ -141,10 +142,11 @@ def harness_scores(tasks_dir: Path, folder: Path, scoring: str, run_dir: Path) -
                f"--dataset=tbmath:{tasks_dir}", f"--artifacts={folder}", f"--scoring={scoring}",
                f"--report-dir={run_dir}", f"--cache-dir={run_dir.parent / 'cache'}"]  # fmt: skip
     subprocess.run(command, cwd=REPO, capture_output=True, text=True, check=False)
-    key = "official_reward" if scoring == "official" else "o_eval"
-    out = {}
+    out: dict[str, Any] = {}
     for record in read_records(run_dir / "results.jsonl"):
-        out[str(record.label("instance_id"))] = record.scores.get(key, record.category)
+        scores = TbmathScores.read(record.scores)
+        score = scores.official_reward if scoring == "official" else scores.o_eval
+        out[str(record.label("instance_id"))] = record.category if score is None else score
     return out
 
 

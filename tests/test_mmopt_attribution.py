@@ -144,7 +144,13 @@ def test_tables_count_per_model_and_pooled_with_shares_of_failures() -> None:
         _record("a", "two_stage", False, attribution="downstream_after_matched_extraction"),
         _record("a", "two_stage", True),
         _record("a", "two_stage", True),
-        _record("b", "two_stage", False, attribution="unresolved", stage2={"unresolved": "python_literal"}),
+        _record(
+            "b",
+            "two_stage",
+            False,
+            attribution="unresolved",
+            stage2={"status": "unresolved", "unresolved": "python_literal"},
+        ),
         _record("b", "oracle_reading", False),  # no class recorded: undecidable, so modeling/algorithmic
         _record("b", "oracle_reading", False, failure_class="execution_level"),
         _record("b", "oracle_reading", True),

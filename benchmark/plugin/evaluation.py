@@ -161,13 +161,18 @@ class CaseEvaluation:
         try:
             with runtime.sandbox.tracking() as ran:
                 attempt = suite.solve(case, context)
+            suite.detail.check_attempt(suite.name, attempt)
             fields["attempt"] = attempt.as_record([completion.text for _, completion in calls.turns])
             fields.update(verdict_fields(checked_verdict(suite, suite.score(case, attempt))))
         except OracleUnavailable as exc:
             problem = (CaseOutcome.SKIPPED, SkipCategory.ORACLE_UNAVAILABLE, str(exc))
         except NotEvaluable as exc:
             problem = (CaseOutcome.SKIPPED, SkipCategory.NOT_EVALUABLE, str(exc))
-            fields["extra"] = exc.extra
+            try:
+                suite.detail.check_extra(suite.name, exc.extra)
+                fields["extra"] = exc.extra
+            except ValueError as refused:  # a bug in the suite: recorded as such, never lost
+                problem = (CaseOutcome.ERROR, InfrastructureCategory.HARNESS_ERROR, str(refused))
         except AdapterError as exc:
             if exc.kind == SkipCategory.UNSUPPORTED_INPUT:
                 problem = (CaseOutcome.SKIPPED, exc.kind, str(exc))
@@ -236,12 +241,15 @@ def junit_case_properties(written: Mapping[str, Any], suite: Suite) -> list[tupl
 
 
 def checked_verdict(suite: Suite, verdict: Verdict) -> Verdict:
-    """A failure category the suite did not declare is a bug in the suite, not a model failure."""
+    """A failure category the suite did not declare, or a key of ``scores``/``extra`` that its
+    detail models do not declare (or of another type), is a bug in the suite, not a model
+    failure."""
     if not verdict.passed and verdict.category not in suite.failure_categories:
         raise ValueError(
             f"suite {suite.name} returned failure category {verdict.category!r}, which it does not "
             f"declare ({', '.join(suite.failure_categories)})"
         )
+    suite.detail.check_verdict(suite.name, verdict)
     return verdict
 
 

@@ -31,8 +31,41 @@ from benchmark.categories import ExecutionCategory
 from benchmark.messages import Message
 from benchmark.reporting.render import Table
 from benchmark.sandbox import Limits, Sandbox
-from benchmark.schema import CaseRecord
+from benchmark.schema import CaseRecord, SuiteDetail, ValidationError
 from benchmark.verdict import Verdict
+
+
+@dataclass(frozen=True)
+class RecordDetail:
+    """The typed models of a suite's own parts of a record: what its verdicts write into
+    ``scores`` and ``extra`` and its solving into ``attempt.data``. The harness checks every
+    attempt and verdict against them before the record is written, so an undeclared or mistyped
+    key is a harness error of the case (named, with the model that refused it), never a silent
+    ``None`` for a later reader."""
+
+    scores: type[SuiteDetail]
+    extra: type[SuiteDetail]
+    attempt_data: type[SuiteDetail]
+
+    def check_attempt(self, suite: str, attempt: Attempt) -> None:
+        _check(suite, "attempt.data", self.attempt_data, attempt.data)
+
+    def check_verdict(self, suite: str, verdict: Verdict) -> None:
+        _check(suite, "scores", self.scores, verdict.scores)
+        _check(suite, "extra", self.extra, verdict.extra)
+
+    def check_extra(self, suite: str, extra: Mapping[str, Any]) -> None:
+        _check(suite, "extra", self.extra, extra)
+
+
+def _check(suite: str, part: str, model: type[SuiteDetail], values: Mapping[str, Any]) -> None:
+    try:
+        model.check(values)
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"{part}.{'.'.join(str(step) for step in error['loc'])}: {error['msg']}" for error in exc.errors()
+        )
+        raise ValueError(f"suite {suite} wrote a record that {model.__name__} refuses: {problems}") from None
 
 
 @dataclass(frozen=True)
@@ -189,6 +222,9 @@ class Suite(Protocol):
     are named after it."""
     run_settings: tuple[str, ...]
     """Settings one run collects together when none is chosen (``()``: the default setting only)."""
+    detail: RecordDetail
+    """The typed models of what the suite writes into a record's ``scores``, ``extra`` and
+    ``attempt.data``; readers of those parts read them through these models."""
 
     def add_commands(self, add_command: Callable[..., argparse.ArgumentParser]) -> None:
         """Register the suite's ``python -m benchmark`` subcommands (dataset generation, checks)

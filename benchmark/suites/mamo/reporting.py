@@ -13,6 +13,7 @@ from benchmark.categories import CaseOutcome
 from benchmark.reporting.render import Table
 from benchmark.schema import CaseRecord
 from benchmark.suites.mamo.dataset import ODE, OPTIMIZATION, TYPES
+from benchmark.suites.mamo.detail import MamoScores
 
 _CATEGORY_NAMES = {ODE: "ODE", OPTIMIZATION: "Optimization"}
 
@@ -21,15 +22,18 @@ def _scored(records: Sequence[CaseRecord]) -> list[CaseRecord]:
     return [
         r
         for r in records
-        if r.suite == "mamo" and r.outcome in (CaseOutcome.PASSED, CaseOutcome.FAILED) and "raw" in r.scores
+        if r.suite == "mamo" and r.outcome in (CaseOutcome.PASSED, CaseOutcome.FAILED) and bool(r.scores)
     ]
 
 
-def _share(records: Sequence[CaseRecord], key: str) -> float:
-    return sum(float(r.scores[key]) for r in records) / len(records)
+Score = Callable[[MamoScores], float]
 
 
-def _row(name: str, records: Sequence[CaseRecord], raw: str, modified: str) -> tuple[str, ...]:
+def _share(records: Sequence[CaseRecord], score: Score) -> float:
+    return sum(score(MamoScores.read(r.scores)) for r in records) / len(records)
+
+
+def _row(name: str, records: Sequence[CaseRecord], raw: Score, modified: Score) -> tuple[str, ...]:
     before, after = _share(records, raw), _share(records, modified)
     return (
         name,
@@ -44,8 +48,8 @@ def _rows(
     records: Sequence[CaseRecord],
     group: Callable[[CaseRecord], str],
     order: Sequence[str],
-    raw: str,
-    modified: str,
+    raw: Score,
+    modified: Score,
 ) -> tuple[tuple[str, ...], ...]:
     rows = []
     for name in order:
@@ -64,7 +68,13 @@ def report_tables(records: Sequence[CaseRecord]) -> list[Table]:
     accuracy = Table(
         "Mamo accuracy by type (Table 4: raw, after the code modifier, improvement in points)",
         ("type", *headers),
-        _rows(scored, lambda r: str(r.label("subcategory")), list(TYPES), "raw", "modified"),
+        _rows(
+            scored,
+            lambda r: str(r.label("subcategory")),
+            list(TYPES),
+            lambda s: s.raw,
+            lambda s: s.modified,
+        ),
     )
     execution = Table(
         "Mamo execution rate (Table 5: artifacts that ran in the right format)",
@@ -73,8 +83,8 @@ def report_tables(records: Sequence[CaseRecord]) -> list[Table]:
             scored,
             lambda r: _CATEGORY_NAMES.get(str(r.label("family")), str(r.label("family"))),
             list(_CATEGORY_NAMES.values()),
-            "executed_raw",
-            "executed_modified",
+            lambda s: s.executed_raw,
+            lambda s: s.executed_modified,
         ),
     )
     return [accuracy, execution]

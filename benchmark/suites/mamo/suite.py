@@ -30,6 +30,7 @@ from benchmark.suites.base import (
     EXECUTION_CATEGORIES,
     CaseContext,
     Grouping,
+    RecordDetail,
     Suite,
     SuiteDefaults,
     case_request,
@@ -37,6 +38,7 @@ from benchmark.suites.base import (
 from benchmark.suites.mamo import dataset, reporting
 from benchmark.suites.mamo.categories import MamoCategory
 from benchmark.suites.mamo.comparison import absolute_tolerance, answers_match
+from benchmark.suites.mamo.detail import DETAIL, MamoAttemptData
 from benchmark.suites.mamo.execution import NOT_EXECUTED, Run, run_lp, run_python
 from benchmark.suites.mamo.lp_solvers import SOLVERS, solver_script
 from benchmark.suites.mamo.modifier import modify
@@ -71,6 +73,7 @@ class MamoSuite(SuiteDefaults):
     #: ``wrong_ode_value``: an ODE program ran and printed a number that is not the answer (there is no
     #: objective to be wrong about); ``wrong_objective``: an ``.lp`` model's optimum is not the answer.
     failure_categories: tuple[str, ...] = (*EXECUTION_CATEGORIES, *MamoCategory)
+    detail: RecordDetail = DETAIL
     #: The modifier is a model alias: the harness asks it on the run's stack; its replies are in the attempt.
     model_options: tuple[str, ...] = ("--modifier-model",)
 
@@ -228,31 +231,32 @@ class MamoSuite(SuiteDefaults):
         answer = float(question.answer)
         reply = attempt.replies.get(ANSWER)
         truncated = reply is not None and reply.truncated
+        data = MamoAttemptData.read(attempt.data)
         extra: dict[str, Any] = {
             "answer": question.answer,
             "absolute_tolerance": absolute_tolerance(question.answer),
             "where": question.where,
-            "lp_solver": attempt.data["lp_solver"],
+            "lp_solver": data.lp_solver,
         }
-        if "source" in attempt.data:
-            extra.update({"source": attempt.data["source"], "truncated": False})
+        if data.source is not None:
+            extra.update({"source": data.source, "truncated": False})
         else:
             extra["truncated"] = truncated
         name = artifact_name(question.is_ode)
-        if "raw" not in attempt.data:
+        if data.raw is None:
             cut = " (the reply was cut off by the output limit)" if truncated else ""
             scores = {"raw": 0.0, "modified": 0.0, "executed_raw": 0.0, "executed_modified": 0.0}
             return Verdict.fail(
                 ExecutionCategory.RESPONSE_CONTRACT,
-                str(attempt.data["violation"]) + cut,
+                str(data.violation) + cut,
                 expected_objective=answer,
                 scores=scores,
                 extra=extra,
             )
-        raw = Run(**attempt.data["raw"])
-        final = Run(**attempt.data["final"]) if "final" in attempt.data else raw
-        if "modifier" in attempt.data:
-            extra["modifier"] = attempt.data["modifier"]
+        raw = Run(**data.raw)
+        final = Run(**data.final) if data.final is not None else raw
+        if data.modifier is not None:
+            extra["modifier"] = data.modifier
         raw_correct = raw.value is not None and answers_match(raw.value, question.answer)
         final_correct = final.value is not None and answers_match(final.value, question.answer)
         extra["raw"] = raw.as_record()
@@ -265,7 +269,7 @@ class MamoSuite(SuiteDefaults):
         }
         artifact = {name: attempt.artifacts[name]}
         output = {"stdout": raw.stdout, "stderr": raw.stderr}
-        if "final" in attempt.data:
+        if data.final is not None:
             artifact[f"modified/{name}"] = attempt.artifacts[f"modified/{name}"]
             output.update({"modified/stdout": final.stdout, "modified/stderr": final.stderr})
         common: dict[str, Any] = {

@@ -30,6 +30,7 @@ from typing import Any
 
 from benchmark.categories import CaseOutcome, ExecutionCategory
 from benchmark.schema import CaseRecord
+from benchmark.suites.mmopt.detail import MmoptExtra
 from benchmark.suites.mmopt.package import Package
 from benchmark.suites.mmopt.scoring import check_decisions, normalize_result, read_objective, tolerance_for
 from benchmark.verdict import Verdict
@@ -179,11 +180,10 @@ def fine_category(record: CaseRecord) -> str | None:
     was not scored)."""
     if record.outcome != CaseOutcome.FAILED:
         return None
-    extra = record.extra
-    attribution = extra.get("attribution")
-    if attribution == "reading_mismatch":
+    extra = MmoptExtra.read(record.extra)
+    if extra.attribution == "reading_mismatch":
         return "upstream_reading"
-    if attribution == "unresolved":
+    if extra.attribution == "unresolved":
         return "unresolved"
-    failure_class = extra.get("failure_class")
-    return str(failure_class) if failure_class in DOWNSTREAM_CLASSES else "undecidable"
+    failure_class = extra.failure_class
+    return failure_class if failure_class in DOWNSTREAM_CLASSES else "undecidable"

@@ -17,6 +17,7 @@ from benchmark.categories import CaseOutcome, SkipCategory
 from benchmark.reporting.render import Table
 from benchmark.schema import CaseRecord
 from benchmark.suites.mmopt.attribution import COMPACT_GROUP, FINE_CATEGORIES, FINE_LABELS, fine_category
+from benchmark.suites.mmopt.detail import MmoptExtra
 from benchmark.suites.mmopt.stage2 import PARSE_FAILURE_SUBTYPES
 
 SETTINGS: tuple[str, ...] = ("stage1", "two_stage", "oracle_reading", "verified_extraction")
@@ -97,7 +98,7 @@ def two_stage_table(records: Sequence[CaseRecord]) -> Table | None:
         TWO_STAGE_TITLE,
         _scored(records, "two_stage"),
         ATTRIBUTIONS,
-        lambda r: str(r.extra.get("attribution", "unresolved")),
+        lambda r: MmoptExtra.read(r.extra).attribution or "unresolved",
     )
 
 
@@ -106,7 +107,7 @@ def oracle_reading_table(records: Sequence[CaseRecord]) -> Table | None:
         ORACLE_READING_TITLE,
         _scored(records, "oracle_reading"),
         COMPACT_LABELS,
-        lambda r: COMPACT_GROUP.get(str(r.extra.get("failure_class")), "modeling_algorithmic"),
+        lambda r: COMPACT_GROUP.get(str(MmoptExtra.read(r.extra).failure_class), "modeling_algorithmic"),
     )
 
 
@@ -114,10 +115,11 @@ def unresolved_subtype_table(records: Sequence[CaseRecord]) -> Table | None:
     failed = [r for r in _scored(records, "two_stage") if r.outcome == CaseOutcome.FAILED]
     if not failed:
         return None
+    extras = [MmoptExtra.read(r.extra) for r in failed]
     subtypes = Counter(
-        str((r.extra.get("stage2") or {}).get("unresolved"))
-        for r in failed
-        if r.extra.get("attribution") == "unresolved"
+        str(extra.stage2.unresolved if extra.stage2 else None)
+        for extra in extras
+        if extra.attribution == "unresolved"
     )
     parse_failures = sum(subtypes[s] for s in PARSE_FAILURE_SUBTYPES)
     rows = [

@@ -53,6 +53,7 @@ from benchmark.suites.base import (
     EXECUTION_CATEGORIES,
     CaseContext,
     Grouping,
+    RecordDetail,
     Suite,
     SuiteDefaults,
     case_request,
@@ -62,6 +63,7 @@ from benchmark.suites.mmopt import package as packages
 from benchmark.suites.mmopt.attribution import classify_artifact
 from benchmark.suites.mmopt.attribution_tables import OFFICIAL_SETTINGS, SETTINGS, attribution_tables
 from benchmark.suites.mmopt.categories import MmoptCategory
+from benchmark.suites.mmopt.detail import DETAIL, MmoptAttemptData, MmoptExtra
 from benchmark.suites.mmopt.instance_check import check_instance
 from benchmark.suites.mmopt.official import DEFAULT_SCORING, SCORING_MODES
 from benchmark.suites.mmopt.prompts import oracle_response, payload_messages, stage1_messages
@@ -170,7 +172,7 @@ def oracle_answer_tables(records: Sequence[CaseRecord]) -> list[Table]:
     or with our exact models, so a run's summary says what an oracle pass on a release means."""
     counts: dict[str, int] = {}
     for record in records:
-        note = str(record.extra.get("oracle_answer") or "")
+        note = MmoptExtra.read(record.extra).oracle_answer or ""
         if note:
             how = (
                 "solution_ref.json replayed (no solver tested)"
@@ -204,6 +206,7 @@ class MMOptSuite(SuiteDefaults):
         Grouping("difficulty", order=("easy", "medium", "hard"), compare=True, split=True),
     )
     failure_categories: tuple[str, ...] = FAILURE_CATEGORIES
+    detail: RecordDetail = DETAIL
 
     scoring: str = DEFAULT_SCORING
     oracle_solve: bool = False
@@ -292,10 +295,10 @@ class MMOptSuite(SuiteDefaults):
             verdict.extra["stage2"] = check.as_record()
             if case.setting == "two_stage":
                 verdict.extra["attribution"] = ATTRIBUTION_OF_STAGE2[check.status]
-        verdict.extra.update(
-            {"scoring": str(attempt.data["scoring"])}
-            | {k: str(attempt.data[k]) for k in ("oracle_answer",) if k in attempt.data}
-        )
+        data = MmoptAttemptData.read(attempt.data)
+        verdict.extra["scoring"] = data.scoring
+        if data.oracle_answer is not None:
+            verdict.extra["oracle_answer"] = data.oracle_answer
         return verdict
 
     def first_request(self, case: Case, max_tokens: int) -> CompletionRequest | None:
@@ -361,13 +364,14 @@ def _score_answer(package: packages.Package, attempt: Attempt, interaction: str)
         verdict = Verdict.fail(ExecutionCategory.RESPONSE_CONTRACT, f"{parsed.violation}{cut}", extra=notes)
     else:
         execution = run.result()
+        data = MmoptAttemptData.read(attempt.data)
         verdict = score_execution(
             execution,
             subcategory=package.subcategory,
             instance=package.instance_data,
             solution_ref=package.solution_ref,
-            objective_only=bool(attempt.data["objective_only"]),
-            scoring=str(attempt.data["scoring"]),
+            objective_only=data.objective_only,
+            scoring=data.scoring,
         )
         verdict.extra.update(notes)
         verdict.artifact = {SOLVE_FILE: attempt.artifacts[SOLVE_FILE]}

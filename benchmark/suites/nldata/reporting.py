@@ -15,6 +15,7 @@ from benchmark.categories import CaseOutcome
 from benchmark.reporting.render import Table
 from benchmark.schema import CaseRecord
 from benchmark.suites.nldata.categories import FAILURE_CATEGORIES, NLDataCategory
+from benchmark.suites.nldata.detail import NldataExtra, NldataScores
 from benchmark.suites.nldata.settings import SETTINGS
 
 
@@ -22,8 +23,15 @@ def _scored(records: Sequence[CaseRecord]) -> list[CaseRecord]:
     return [
         r
         for r in records
-        if r.suite == "nldata" and r.outcome in (CaseOutcome.PASSED, CaseOutcome.FAILED) and "ebc" in r.scores
+        if r.suite == "nldata"
+        and r.outcome in (CaseOutcome.PASSED, CaseOutcome.FAILED)
+        and NldataScores.read(r.scores).ebc is not None
     ]
+
+
+def _ebc(record: CaseRecord) -> float:
+    """The strict EBC of a scored record."""
+    return float(NldataScores.read(record.scores).ebc or 0.0)
 
 
 def _mean(values: Sequence[float]) -> str:
@@ -49,15 +57,16 @@ def by_setting(records: Sequence[CaseRecord]) -> Table:
     for setting in _ordered(set(groups)):
         group = groups[setting]
         counted = _headline(group)
-        judged = [float(r.scores["llm_es"]) for r in group if r.scores.get("llm_es") is not None]
+        scores = [NldataScores.read(r.scores) for r in group]
+        judged = [s.llm_es for s in scores if s.llm_es is not None]
         rows.append(
             (
                 setting,
                 str(len(group)),
-                _mean([float(r.scores["ebc"]) for r in counted]),
+                _mean([_ebc(r) for r in counted]),
                 str(len(counted)),
                 str(len(group) - len(counted)),
-                _mean([float(r.scores["ef1"]) for r in group]),
+                _mean([float(s.ef1 or 0.0) for s in scores]),
                 f"{_mean(judged)} ({len(judged)})",
                 f"{100 * sum(r.passed for r in group) / len(group):.1f}%",
             )
@@ -77,17 +86,18 @@ def heldout(records: Sequence[CaseRecord]) -> Table:
     rows = []
     for setting in _ordered(set(groups)):
         group = groups[setting]
-        runs = [r.extra.get("heldout") or {} for r in group]
-        checked = [h for h in runs if h.get("run")]
+        runs = [NldataExtra.read(r.extra).heldout if r.extra else None for r in group]
+        checked = [h for h in runs if h is not None and h.run]
+        scores = [NldataScores.read(r.scores) for r in group]
         rows.append(
             (
                 setting,
                 str(len(group)),
                 str(len(checked)),
-                str(sum(len(h.get("runs", [])) for h in checked)),
-                _mean([float(r.scores.get("ebc_shown", r.scores["ebc"])) for r in group]),
-                _mean([float(r.scores.get("ebc_unseen", 0.0)) for r in group]),
-                _mean([float(r.scores["ebc"]) for r in group]),
+                str(sum(len(h.runs) for h in checked)),
+                _mean([float((s.ebc if s.ebc_shown is None else s.ebc_shown) or 0.0) for s in scores]),
+                _mean([float(s.ebc_unseen or 0.0) for s in scores]),
+                _mean([float(s.ebc or 0.0) for s in scores]),
                 str(sum(r.category == NLDataCategory.MODEL_DATA_COUPLING for r in group)),
             )
         )
@@ -104,7 +114,7 @@ def heatmap(records: Sequence[CaseRecord]) -> Table:
     models = sorted({str(r.model) for r in records})
     cells: dict[tuple[str, str], list[float]] = defaultdict(list)
     for record in _headline(records):
-        cells[(record.setting, str(record.model))].append(float(record.scores["ebc"]))
+        cells[(record.setting, str(record.model))].append(_ebc(record))
     rows = tuple(
         (setting, *(_mean(cells.get((setting, model), [])) for model in models))
         for setting in _ordered({r.setting for r in records})

@@ -28,10 +28,11 @@ from benchmark.cases import Case, InstanceRef
 from benchmark.categories import ExecutionCategory
 from benchmark.reporting.render import Table
 from benchmark.schema import CaseRecord
-from benchmark.suites.base import CaseContext, Grouping, Suite, SuiteDefaults, case_request
+from benchmark.suites.base import CaseContext, Grouping, RecordDetail, Suite, SuiteDefaults, case_request
 from benchmark.suites.nldata import backends, commands, dataset, reporting
 from benchmark.suites.nldata.backends import BackendChoice
 from benchmark.suites.nldata.categories import FAILURE_CATEGORIES, NLDataCategory
+from benchmark.suites.nldata.detail import DETAIL, NldataAttemptData
 from benchmark.suites.nldata.entities import declarations, entity_counts
 from benchmark.suites.nldata.execution import run_unseen, run_with_dump
 from benchmark.suites.nldata.heldout import Dumped, data_names, declared_names, map_entities, unseen_data
@@ -62,6 +63,7 @@ class NLDataSuite(SuiteDefaults):
         Grouping("difficulty", order=("easy", "medium", "hard"), compare=True),
     )
     failure_categories: tuple[str, ...] = FAILURE_CATEGORIES
+    detail: RecordDetail = DETAIL
     #: The judge is a model alias: the harness asks it on the run's stack, ``rescore`` replays it.
     model_options: tuple[str, ...] = ("--judge-model",)
 
@@ -169,9 +171,10 @@ class NLDataSuite(SuiteDefaults):
         role, and the judge's score beside them."""
         task = dataset.load_task(case.instance, case.setting)
         reply = attempt.replies[ANSWER]
+        facts = NldataAttemptData.read(attempt.data)
         gold_counts = entity_counts(task.gold_model)
         extra: dict[str, Any] = {
-            "backend": attempt.data["backend"],
+            "backend": facts.backend,
             "where": task.where,
             "derived": task.derived,
             "predictions": [dict(p) for p in task.predictions],
@@ -189,11 +192,12 @@ class NLDataSuite(SuiteDefaults):
             )
         model, data = attempt.artifacts[MODEL_FILE], attempt.artifacts[DATA_FILE]
         counts = entity_counts(model)
-        execution = _execution_of(attempt.data["execution"])
-        dumped = _dumped_of(attempt.data["dumped"])
-        listing = attempt.data["listing"]
+        assert facts.execution is not None, "an attempt with an artifact has its run"
+        execution = _execution_of(facts.execution)
+        dumped = _dumped_of(facts.dumped)
+        listing = facts.listing
         ebc_shown = ebc(execution.objective, task.objective)
-        heldout = _heldout(task, execution, dumped, attempt.data.get("unseen_runs"))
+        heldout = _heldout(task, execution, dumped, facts.unseen_runs)
         unseen_ebcs = heldout.pop("ebcs")
         roles = _roles(task, model, dumped, listing)
         scores = {
@@ -212,7 +216,7 @@ class NLDataSuite(SuiteDefaults):
             }
         )
         if JUDGE in attempt.replies:
-            judgement = _judgement(str(attempt.data["judge_model"]), attempt.replies[JUDGE])
+            judgement = _judgement(str(facts.judge_model), attempt.replies[JUDGE])
             extra["judge"] = judgement
             if judgement["score"] is not None:
                 scores["llm_es"] = float(judgement["score"])

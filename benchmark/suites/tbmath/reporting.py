@@ -8,12 +8,12 @@ whose artifact is missing or gated counts with its 0 / −1, so the denominator 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 from benchmark.categories import CaseOutcome
 from benchmark.reporting.render import Table
 from benchmark.schema import CaseRecord
+from benchmark.suites.tbmath.detail import TaskFlags, TbmathExtra, TbmathScores
 
 
 def _scored(records: Sequence[CaseRecord]) -> list[CaseRecord]:
@@ -22,12 +22,14 @@ def _scored(records: Sequence[CaseRecord]) -> list[CaseRecord]:
         for r in records
         if r.suite == "tbmath"
         and r.outcome in (CaseOutcome.PASSED, CaseOutcome.FAILED)
-        and "o_eval" in r.scores
+        and TbmathScores.read(r.scores).o_eval is not None
     ]
 
 
-def _mean(values: Sequence[float]) -> float | None:
-    return sum(values) / len(values) if values else None
+def _mean(values: Sequence[float | None]) -> float | None:
+    """The mean of the values present (None when none is)."""
+    present = [value for value in values if value is not None]
+    return sum(present) / len(present) if present else None
 
 
 def _fmt(value: float | None, percent: bool = True) -> str:
@@ -36,11 +38,12 @@ def _fmt(value: float | None, percent: bool = True) -> str:
     return f"{100 * value:.2f}%" if percent else f"{value:.3f}"
 
 
-def _gate(record: CaseRecord) -> str:
-    gate = record.extra.get("gate") or {}
-    if gate.get("passed") is None:
-        return "ungated" if "gate" in record.extra else "–"
-    return "pass" if gate["passed"] else "FAIL"
+def _gate(extra: TbmathExtra) -> str:
+    if extra.gate is None:
+        return "–"
+    if extra.gate.passed is None:
+        return "ungated"
+    return "pass" if extra.gate.passed else "FAIL"
 
 
 def flags_table(records: Sequence[CaseRecord]) -> Table | None:
@@ -48,23 +51,22 @@ def flags_table(records: Sequence[CaseRecord]) -> Table | None:
     anchor ("single anchor"), the config's format, metrics the release leaves unscored, metrics
     whose orientation was inferred, attachments the copy lacks, and Python packages its Dockerfile
     pins differently from the agent stack."""
-    flags: dict[str, Mapping[str, Any]] = {}
+    flags: dict[str, TaskFlags] = {}
     for record in records:
-        found = record.extra.get("task_flags")
-        if record.suite == "tbmath" and isinstance(found, Mapping):
-            flags.setdefault(str(record.label("instance_id")), found)
+        if record.suite == "tbmath" and record.extra:  # a record without detail is an error
+            flags.setdefault(str(record.label("instance_id")), TbmathExtra.read(record.extra).task_flags)
     if not flags:
         return None
     rows = tuple(
         (
             task_id,
-            str(item.get("gate", "–")),
-            str(item.get("references", "–")),
-            str(item.get("config_format", "–")),
-            str(len(item.get("unscored_metrics") or {})),
-            str(item.get("inferred_orientation", 0)),
-            "; ".join(item.get("missing_attachments") or ()) or "none",
-            "; ".join(item.get("environment_differences") or ()) or "as pinned",
+            item.gate,
+            item.references,
+            item.config_format,
+            str(len(item.unscored_metrics)),
+            str(item.inferred_orientation),
+            "; ".join(item.missing_attachments) or "none",
+            "; ".join(item.environment_differences) or "as pinned",
         )
         for task_id, item in sorted(flags.items())
     )
@@ -96,18 +98,22 @@ def report_tables(records: Sequence[CaseRecord]) -> list[Table]:
     headline: dict[str, list[float]] = defaultdict(list)
     for task_id in sorted(by_task):
         group = by_task[task_id]
-        split = any(r.extra.get("literature_split") for r in group)
+        extras = [TbmathExtra.read(r.extra) for r in group]
+        scores = [TbmathScores.read(r.scores) for r in group]
+        split = any(extra.literature_split for extra in extras)
         means = {
-            key: _mean([float(r.scores[key]) for r in group if key in r.scores])
-            for key in ("o_eval", "multi_o_eval", "robust_bo_eval", "multi_bo")
+            "o_eval": _mean([s.o_eval for s in scores]),
+            "multi_o_eval": _mean([s.multi_o_eval for s in scores]),
+            "robust_bo_eval": _mean([s.robust_bo_eval for s in scores]),
+            "multi_bo": _mean([s.multi_bo for s in scores]),
         }
         if not split:
             for key, value in means.items():
                 if value is not None:
                     headline[key].append(value)
-        gates = sorted({_gate(r) for r in group})
-        certificates = sorted({str((r.extra.get("certificate") or {}).get("status", "–")) for r in group})
-        panel = group[0].extra.get("references", {}).get("per_reference", {})
+        gates = sorted({_gate(extra) for extra in extras})
+        certificates = sorted({extra.certificate.status if extra.certificate else "–" for extra in extras})
+        panel = extras[0].references.per_reference if extras[0].references else {}
         rows.append(
             (
                 task_id,

@@ -37,10 +37,11 @@ from benchmark.categories import ExecutionCategory
 from benchmark.records import RESULTS_FILE, latest_by_case, read_records
 from benchmark.reporting.render import Table
 from benchmark.schema import CaseRecord
-from benchmark.suites.base import CaseContext, Grouping, Suite, SuiteDefaults
+from benchmark.suites.base import CaseContext, Grouping, RecordDetail, Suite, SuiteDefaults
 from benchmark.suites.tbmath import generation, pass_rule, reporting, tasks
 from benchmark.suites.tbmath.agent import AgentLimits, first_messages, run_episode, turn_request
 from benchmark.suites.tbmath.certificates import certify, lean_source
+from benchmark.suites.tbmath.detail import DETAIL, TbmathAttemptData, TbmathExtra, TbmathScores
 from benchmark.suites.tbmath.feasibility import CheckError, run_gate
 from benchmark.suites.tbmath.official_verifier import run_official
 from benchmark.suites.tbmath.sandboxes import agent_sandbox, environment_differences
@@ -119,6 +120,7 @@ class TbMathSuite(SuiteDefaults):
         ExecutionCategory.OUTPUT_FORMAT,
         *TbmathCategory,
     )
+    detail: RecordDetail = DETAIL
     #: What the record's returned/expected "objective" is here: the O-Eval score (JUnit, reports).
     objective_label = "O-Eval"
 
@@ -189,8 +191,11 @@ class TbMathSuite(SuiteDefaults):
 
     def case_steps(self, record: CaseRecord) -> list[dict[str, Any]]:
         """The episode's tool runs for the report's timeline, from the record's agent turns."""
-        steps = []
-        for number, turn in enumerate((record.extra.get("agent") or {}).get("turns", [])):
+        steps: list[dict[str, Any]] = []
+        if not record.extra:  # an error record: no episode was scored
+            return steps
+        agent = TbmathExtra.read(record.extra).agent
+        for number, turn in enumerate(agent.turns if agent else []):
             for action in turn.get("actions", []):
                 result = action.get("result")
                 if isinstance(result, dict):
@@ -342,29 +347,29 @@ class TbMathSuite(SuiteDefaults):
         """The metric panel, gate and certificate (or the official verifier's reward) of the
         attempt's artifact."""
         task = tasks.load_task(case.instance.location)
-        data = attempt.data
+        data = TbmathAttemptData.read(attempt.data)
         extra: dict[str, Any] = {
             "artifact_path": task.artifact_path,
             "literature_split": task.literature_split,
-            "agent_limits": data["agent_limits"],
-            "scoring": data["scoring"],
+            "agent_limits": data.agent_limits,
+            "scoring": data.scoring,
             "task_flags": task_flags(task),
         }
         if task.config_format != "oriented":
             # a release config: each metric as declared, with where its orientation came from
             extra["declared_metrics"] = [m.as_record() for m in task.declared_metrics]
-        if "agent" in data:
-            extra["agent"] = data["agent"]
-        extra["source"] = data["source"]
-        encoded = data["artifact_base64"]
+        if data.agent is not None:
+            extra["agent"] = data.agent
+        extra["source"] = data.source
+        encoded = data.artifact_base64
         raw = None if encoded is None else base64.b64decode(encoded)
-        pass_at = float(data["pass_at"])
-        if data["scoring"] == "official":
-            return official_verdict(task, raw, data["official"], extra, pass_at)
+        if data.scoring == "official":
+            assert data.official is not None, "solving under official scoring runs the verifier"
+            return official_verdict(task, raw, data.official, extra, data.pass_at)
         baseline = None
-        if data["baseline_given"]:
-            baseline = {} if data["baseline"] is None else {task.task_id: data["baseline"]}
-        return score_artifact(task, raw, extra, baseline, pass_at)
+        if data.baseline_given:
+            baseline = {} if data.baseline is None else {task.task_id: data.baseline}
+        return score_artifact(task, raw, extra, baseline, data.pass_at)
 
     def first_request(self, case: Case, max_tokens: int) -> CompletionRequest | None:
         """The agent's first turn as :meth:`solve` sends it; none when answers are read from files."""
@@ -451,10 +456,12 @@ def load_baseline(run_dir: Path) -> dict[str, dict[str, Any]]:
         raise pytest.UsageError(f"--baseline {run_dir}: no {RESULTS_FILE} in that folder")
     out: dict[str, dict[str, Any]] = {}
     for record in sorted(latest_by_case(read_records(path)).values(), key=lambda r: r.sample):
-        scores = record.scores
-        if record.suite != SUITE_NAME or "multi_o_eval" not in scores:
+        if record.suite != SUITE_NAME:
             continue
-        out.setdefault(str(record.label("instance_id")), {"raw": scores.get("gated_raw"), **scores})
+        scores = TbmathScores.read(record.scores)
+        if scores.multi_o_eval is None:
+            continue
+        out.setdefault(str(record.label("instance_id")), {"raw": scores.gated_raw, **record.scores})
     if not out:
         raise pytest.UsageError(f"--baseline {run_dir}: no scored tbmath record in {RESULTS_FILE}")
     return out
