@@ -259,13 +259,17 @@ def test_parallel_machine_validator_rejects_eligibility_release_overlap_and_setu
     ineligible["assignment"][job] = banned
     assert any(f"not eligible for machine {banned}" in p for p in check(instance, ineligible).problems)
 
-    released = next(i for i in solution["schedule"] if instance["release_time"][i["job"]] >= 1)
+    # hard has no release times since generator 2.0.0 (as in the release): each job gets its
+    # reference start as its release, which the reference meets and one unit earlier violates
+    timed = {**instance, "release_time": {item["job"]: item["start"] for item in solution["schedule"]}}
+    assert check(timed, solution).feasible
+    released = next(i for i in solution["schedule"] if timed["release_time"][i["job"]] >= 1)
     early = copy.deepcopy(solution)
     for item in early["schedule"]:
         if item["job"] == released["job"]:
-            item["start"] = instance["release_time"][item["job"]] - 1
+            item["start"] = timed["release_time"][item["job"]] - 1
             item["finish"] = item["start"] + item["duration"]
-    assert any("before its release" in p for p in check(instance, early).problems)
+    assert any("before its release" in p for p in check(timed, early).problems)
 
     # two consecutive jobs on one machine: the second one starting a unit early overlaps the first
     ordered = sorted(solution["schedule"], key=lambda i: (i["machine"], i["start"]))
@@ -294,16 +298,23 @@ def test_parallel_machine_validator_rejects_eligibility_release_overlap_and_setu
 
 
 def test_parallel_machine_regimes():
+    """Easy: identical machines; medium: uniform machines, eligibility and setups; hard: unrelated
+    machines, eligibility and setups at the release's scale (42-54 jobs on 6-8 machines), without
+    release times as in the release; every machine used by the optimum."""
     for index in range(1, 11):
         easy, _ = _instance("parallel_machine_scheduling", "easy", index)
+        medium, _ = _instance("parallel_machine_scheduling", "medium", index)
         hard, solution = _instance("parallel_machine_scheduling", "hard", index)
         assert easy["meta_parameters"]["machine_type"] == "identical" and "release_time" not in easy
+        assert medium["meta_parameters"]["machine_type"] == "uniform" and "setup_time" in medium
+        assert 18 <= len(medium["sets"]["jobs"]) <= 24 and 4 <= len(medium["sets"]["machines"]) <= 5
         assert hard["meta_parameters"]["machine_type"] == "unrelated"
         assert (
             hard["meta_parameters"]["restricted_eligibility_flag"]
-            and "release_time" in hard
+            and "release_time" not in hard
             and "setup_time" in hard
         )
+        assert 42 <= len(hard["sets"]["jobs"]) <= 54 and 6 <= len(hard["sets"]["machines"]) <= 8
         assert len(set(solution["assignment"].values())) == len(hard["sets"]["machines"])
 
 

@@ -39,7 +39,6 @@ EXTENSIONS: dict[str, dict[str, str]] = {
         "setup_time": "hard: a period's setup of a product uses that much of the period's capacity",
     },
     "parallel_machine_scheduling": {
-        "release_time": "hard: a job's setup starts no earlier than its release time",
         "setup_time": "medium and hard: a job occupies its machine for setup plus processing time",
     },
 }

@@ -1,8 +1,9 @@
 """Parallel-machine scheduling (scheduling_sequencing family, prefix ``pms``).
 
 Visual: a job × machine table of processing times with eligibility (a dash where a machine may not
-run a job), plus release and setup columns at the harder regimes. The model returns the minimum
-makespan, the job → machine assignment and the schedule.
+run a job), plus a setup column at medium and hard and a release column where an instance has
+release times; the hard tier's 42-54 job rows are split over several figures. The model returns the
+minimum makespan, the job → machine assignment and the schedule.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ SUBCATEGORY = ModularSubcategory(
     family="scheduling_sequencing",
     name="parallel_machine_scheduling",
     id_prefix="pms",
-    version="parallel_machine_scheduling/1.0.0",
+    version="parallel_machine_scheduling/2.0.0",
     generator=generator,
     templates=templates,
     renderer=renderer,

@@ -1,20 +1,28 @@
 """Parallel-machine instances (scheduling/sequencing family, prefix ``pms``): minimize the makespan.
 
 Every job runs once, on one eligible machine, without interruption; a machine runs one job at a
-time. Regimes (App. D.2): at easy a handful of jobs on identical machines, everyone eligible; at
-medium uniform machines (speeds) with restricted eligibility and sequence-independent setup times
-(a job occupies its machine for setup + processing); at hard unrelated machines, restricted
-eligibility, setups and release times (a job's setup starts no earlier than its release).
+time. Regimes (App. D.2; medium and hard at the official release's median sizes, 21 jobs × 4.5
+machines and 48 × 7): at easy a handful of jobs on identical machines, everyone eligible; at medium
+18 to 24 jobs on four or five uniform machines (speeds) with restricted eligibility and
+sequence-independent setup times (a job occupies its machine for setup + processing); at hard 42 to
+54 jobs on six to eight unrelated machines with restricted eligibility and setups. Hard has no
+release times since generator 2.0.0, as in the release (whose hard jobs are all available at time
+zero): with releases at that size CP-SAT proved one candidate in five within its work limit. The
+release-time model (the validator, the threshold rows below) still serves any instance that has them.
 
 Rejection rules: a job no machine may run, or eligibility that pins every job to one machine (no
 assignment decision), is structural; the verified optimum must exceed both the longest single
 occupancy and, with release times, the latest release plus its occupancy, so that the makespan is
 set by how jobs share machines rather than by one job (machine conflicts active, not vacuous).
 
-Reference: CP-SAT with an optional interval per (job, eligible machine). Cross-check: an assignment
-MILP solved by HiGHS that uses the single-machine release-date bound: for an assignment, the best
-makespan of a machine is max over thresholds t of t + (occupancy of its jobs released at or after t)
-(earliest release first is optimal for one machine), which is linear in the assignment binaries.
+Reference: CP-SAT with an optional interval per (job, eligible machine); at medium and hard with the
+redundant machine-load rows and a deterministic work limit (one worker, fixed seed), beyond which a
+candidate is rejected and counted. Cross-check: an assignment MILP solved by HiGHS that uses the
+single-machine release-date bound: for an assignment, the best makespan of a machine is max over
+thresholds t of t + (occupancy of its jobs released at or after t) (earliest release first is
+optimal for one machine), which is linear in the assignment binaries; at medium and hard under a
+node budget (a fresh single-threaded HiGHS, :mod:`~benchmark.suites.mmopt.generation.milp`), so
+the verdict is the same on a loaded machine.
 """
 
 from __future__ import annotations
@@ -29,9 +37,19 @@ import numpy as np
 from ortools.sat.python import cp_model
 from scipy.optimize import Bounds, LinearConstraint, milp
 
+from benchmark.suites.mmopt.generation.milp import proven_optimum
 from benchmark.suites.mmopt.generation.protocol import ReferenceSolution, Rejected
 
-SOLVE_LIMIT_S = 30.0
+SOLVE_LIMIT_S = 30.0  # easy (and release instances): a safety net beside the work limit below
+#: CP-SAT's deterministic time limit (work units, the same on any machine load); at medium and hard
+#: a candidate not proven within it is rejected, which also bounds its solver_ref.py's replay
+REFERENCE_WORK_LIMIT = 1.5
+#: the easy tier's (and the release's instances') work limit: far above what they need
+EASY_WORK_LIMIT = 20.0
+#: a safety net only at medium and hard: the work limit decides
+SCALED_SOLVE_LIMIT_S = 120.0
+#: branch-and-bound nodes of the HiGHS cross-check at medium and hard
+CROSS_CHECK_NODE_LIMIT = 5000
 
 
 @dataclass(frozen=True)
@@ -44,13 +62,17 @@ class Regime:
     setup: tuple[int, int] | None
     release_share: float  # share of the total work over the machines spread as release times
     processing_time_regime: str
+    #: the official scale: load rows and a work limit for CP-SAT, a node budget for HiGHS
+    scaled: bool = False
 
 
 REGIMES: dict[str, Regime] = {
     "easy": Regime((6, 8), (2, 3), (2, 9), "identical", (1.0, 1.0), None, 0.0, "uniform_small"),
-    "medium": Regime((10, 12), (3, 4), (3, 15), "uniform", (0.6, 1.0), (1, 3), 0.0, "heterogeneous"),
-    "hard": Regime((14, 16), (4, 5), (4, 20), "unrelated", (0.5, 0.8), (1, 4), 0.6, "unrelated_wide"),
-}
+    "medium": Regime((18, 24), (4, 5), (3, 15), "uniform", (0.6, 1.0), (1, 3), 0.0, "heterogeneous",
+                     scaled=True),
+    "hard": Regime((42, 54), (6, 8), (4, 20), "unrelated", (0.5, 0.8), (1, 4), 0.0, "unrelated_wide",
+                   scaled=True),
+}  # fmt: skip
 SPEEDS = (1.0, 1.25, 1.5, 2.0)
 
 
@@ -171,13 +193,21 @@ def structural_problems(instance: Mapping[str, Any], difficulty: str) -> list[st
     return problems
 
 
+def scaled(instance: Mapping[str, Any]) -> bool:
+    """Whether ``instance`` is solved the official-scale way (load rows and a work limit for CP-SAT,
+    a node budget for HiGHS): a medium or hard instance without release times."""
+    regime = REGIMES.get(str(instance.get("difficulty")))
+    return regime is not None and regime.scaled and not instance.get("release_time")
+
+
 def _interval_model(
-    instance: Mapping[str, Any], load_rows: bool
+    instance: Mapping[str, Any], load_rows: bool, work_limit: float, wall_limit: float
 ) -> tuple[cp_model.CpSolverStatus, cp_model.CpSolver, dict[tuple[str, str], Any]]:
     """CP-SAT: an optional interval per eligible (job, machine), exactly one chosen per job, no
     overlap per machine, start at or after the release; minimize the makespan. ``load_rows`` adds
     the redundant bound makespan >= earliest release + each machine's load, which gives the search
-    the assignment LP's bound. Returns the status, the solver and the choice literals."""
+    the assignment LP's bound. Built in the order of ``solver_ref.py``, so that the package's
+    replay follows the same search. Returns the status, the solver and the choice literals."""
     jobs, machines = instance["sets"]["jobs"], instance["sets"]["machines"]
     horizon = max(release(instance, j) for j in jobs) + sum(
         max(occupancy(instance, j, m) for m in instance["eligibility"][j]) for j in jobs
@@ -209,19 +239,25 @@ def _interval_model(
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1
     solver.parameters.random_seed = 0
-    solver.parameters.max_time_in_seconds = SOLVE_LIMIT_S
+    solver.parameters.max_time_in_seconds = wall_limit
+    solver.parameters.max_deterministic_time = work_limit
     return solver.solve(model), solver, chosen
 
 
 def reference_solve(instance: Mapping[str, Any]) -> ReferenceSolution:
-    """The interval model, proven optimal; when it proves nothing within its limit, again with the
-    redundant load rows (the release's ``pms_h_007``, 36 jobs on 6 unrelated machines, is proven in
-    about a second that way and not in 30 s without). The plain model runs first so that the
-    references it found for our own packages stay as they are (``generate --check``)."""
+    """The interval model, proven optimal. At medium and hard (:func:`scaled`) with the redundant
+    load rows from the start, within :data:`REFERENCE_WORK_LIMIT`. Otherwise the plain model first
+    (so that the easy references stay as they are, ``generate --check``) and, when it proves
+    nothing within its limit, again with the load rows."""
     jobs = instance["sets"]["jobs"]
-    status, solver, chosen = _interval_model(instance, load_rows=False)
-    if status != cp_model.OPTIMAL:
-        status, solver, chosen = _interval_model(instance, load_rows=True)
+    if scaled(instance):
+        status, solver, chosen = _interval_model(instance, True, REFERENCE_WORK_LIMIT, SCALED_SOLVE_LIMIT_S)
+        method = "ortools.sat CP-SAT (optional intervals with machine-load rows, proven optimal)"
+    else:
+        status, solver, chosen = _interval_model(instance, False, EASY_WORK_LIMIT, SOLVE_LIMIT_S)
+        if status != cp_model.OPTIMAL:
+            status, solver, chosen = _interval_model(instance, True, EASY_WORK_LIMIT, SOLVE_LIMIT_S)
+        method = "ortools.sat CP-SAT (optional intervals, proven optimal)"
     if status != cp_model.OPTIMAL:
         raise Rejected("reference: solver did not certify optimality", solver.status_name(status))
     assignment = {
@@ -231,9 +267,7 @@ def reference_solve(instance: Mapping[str, Any]) -> ReferenceSolution:
     solution = solution_record(instance, assignment)
     if solution["makespan"] != round(solver.objective_value):
         raise Rejected("reference: release-order schedule does not reproduce the optimum")
-    return ReferenceSolution(
-        solution=solution, method="ortools.sat CP-SAT (optional intervals, proven optimal)"
-    )
+    return ReferenceSolution(solution=solution, method=method)
 
 
 def solution_record(instance: Mapping[str, Any], assignment: Mapping[str, str]) -> dict[str, Any]:
@@ -272,7 +306,8 @@ def solution_record(instance: Mapping[str, Any], assignment: Mapping[str, str]) 
 
 
 def cross_check(instance: Mapping[str, Any]) -> tuple[str, float]:
-    """Assignment MILP with the release-threshold makespan rows (module docstring), solved by HiGHS."""
+    """Assignment MILP with the release-threshold makespan rows (module docstring), solved by HiGHS;
+    at medium and hard (:func:`scaled`) under a node budget, which alone decides."""
     jobs, machines = instance["sets"]["jobs"], instance["sets"]["machines"]
     pairs = [(j, m) for j in jobs for m in instance["eligibility"][j]]
     index = {pair: k for k, pair in enumerate(pairs)}
@@ -301,6 +336,17 @@ def cross_check(instance: Mapping[str, Any]) -> tuple[str, float]:
     integrality[-1] = 0
     high = np.ones(n)
     high[-1] = np.inf
+    if scaled(instance):
+        value = proven_optimum(
+            cost,
+            np.array(rows),
+            (np.array(lower), np.array(upper)),
+            (np.zeros(n), high),
+            integrality.astype(bool),
+            time_limit_s=SOLVE_LIMIT_S,
+            node_limit=CROSS_CHECK_NODE_LIMIT,
+        )
+        return "HiGHS (assignment model with release-threshold bounds, node budget)", value
     result = milp(
         c=cost,
         constraints=[LinearConstraint(np.array(rows), lb=np.array(lower), ub=np.array(upper))],

@@ -4,8 +4,9 @@ checked here to have the effect it claims:
 
 * ``misread``: one job's processing times read one unit longer on every machine, in the code and
   in the Stage-2 record; the returned finish times carry it, which the validator refuses;
-* ``drop_constraint``: one machine without its no-overlap constraint, chosen so the optimum
-  strictly improves (the returned schedule must then overlap on it);
+* ``drop_constraint``: one machine without its no-overlap constraint (and, at medium and hard,
+  without its redundant load row, which would otherwise still bound the makespan), chosen so the
+  optimum strictly improves (the returned schedule must then overlap on it);
 * ``heuristic``: greedy list scheduling (jobs by release, then longest first, each to the eligible
   machine that finishes it first), chosen only where it is feasible and strictly worse.
 """
@@ -19,8 +20,11 @@ from benchmark.suites.mmopt.categories import MmoptCategory
 from benchmark.suites.mmopt.generation.pipeline import run_solver_source
 from benchmark.suites.mmopt.package import Package
 from benchmark.suites.mmopt.subcategories.parallel_machine_scheduling.extraction import public_record
+from benchmark.suites.mmopt.subcategories.parallel_machine_scheduling.templates import LOAD_ROWS
 from benchmark.suites.mmopt.subcategories.parallel_machine_scheduling.validator import check_solution
 
+#: the head of the redundant load-row loop of a medium or hard ``solver_ref.py``
+LOAD_ROW_LOOP = LOAD_ROWS.splitlines(keepends=True)[0]
 MISREAD_EFFECT = (MmoptCategory.INFEASIBLE_SOLUTION, "structural_modeling")
 
 HEURISTIC_SOLVE = '''
@@ -66,7 +70,9 @@ def drop_constraint(package: Package) -> str:
         )
         if code == package.solver_ref:
             raise ValueError(f"{package.instance_id}: reference solver has no per-machine no-overlap loop")
-        if float(run_solver_source(code)["objective_value"]) < optimum - 1e-6:
+        code = code.replace(LOAD_ROW_LOOP, f"    for m in [m for m in MACHINES if m != {machine!r}]:\n")
+        relaxed = run_solver_source(code)["objective_value"]
+        if relaxed is not None and float(relaxed) < optimum - 1e-6:  # None: not solved in its limit
             return code
     raise ValueError(f"{package.instance_id}: dropping no single machine's constraint improves the optimum")
 

@@ -14,12 +14,20 @@ from benchmark.suites.mmopt.generation.protocol import Descriptors, VerifiedReco
 from benchmark.suites.mmopt.generation.task_text import output_contract, task_text
 from benchmark.suites.mmopt.subcategories.parallel_machine_scheduling.generator import (
     formulation_size,
+    scaled,
     single_job_bound,
 )
+from benchmark.suites.mmopt.subcategories.parallel_machine_scheduling.renderer import panels
 
 CANONICAL_SPECIFICATION = resource_text(__name__, "canonical_specification.txt.tmpl")
 MATH_MODEL = resource_text(__name__, "math_model.md.tmpl")
 SOLVER_TEMPLATE = resource_text(__name__, "solver_ref.py.tmpl")
+#: medium and hard (official scale): the redundant machine-load rows of the generator's reference,
+#: and its seed, so that the replay follows the search that proved the optimum
+LOAD_ROWS = """    for m in MACHINES:  # redundant: the makespan covers each machine's load (the LP bound)
+        model.add(makespan >= sum((SETUP.get(j, 0) + TIME[j][m]) * use[j, m] for j in jobs if m in TIME[j]))
+"""
+SEARCH = "    solver.parameters.random_seed = 0\n"
 
 _TEXT = text_fragments(__name__, "task_text.toml")
 READING = _TEXT["reading"]
@@ -29,9 +37,29 @@ TASK = _TEXT["task"]
 CONTRACT = output_contract(_TEXT["contract"])
 
 
+ONE_FIGURE = "The figure visual_0.png is a table of jobs and parallel machines."
+ONE_VISUAL = """- visual_0.png: job x machine table of processing times (dash: not eligible),
+  with release and setup columns when the instance has them."""
+
+
+def _figures(instance: Mapping[str, Any]) -> list[str]:
+    return [f"visual_{i}.png" for i in range(len(panels(instance)))]
+
+
 def task_input(record: VerifiedRecord) -> str:
     instance = record.instance
-    reading = READING
+    reading, task = READING, TASK
+    figures = _figures(instance)
+    if len(figures) > 1:
+        if ONE_FIGURE not in reading or "from the figure." not in task:
+            raise ValueError("task text: the one-figure sentences moved")
+        reading = reading.replace(
+            ONE_FIGURE,
+            f"The figures {', '.join(figures[:-1])} and {figures[-1]} together form one table of jobs "
+            "and parallel machines; the job rows are split between the figures, and each figure "
+            "repeats the header row.",
+        )
+        task = task.replace("from the figure.", "from the figures.")
     if "release_time" in instance:
         reading += " " + RELEASE
     if "setup_time" in instance:
@@ -39,7 +67,7 @@ def task_input(record: VerifiedRecord) -> str:
     setup_note = ", its setup first" if "setup_time" in instance else ""
     contract = CONTRACT.replace("{setup_note}", setup_note)
     title = "Parallel-machine scheduling (scheduling and sequencing)"
-    return task_text(title, reading, TASK, contract=contract)
+    return task_text(title, reading, task, contract=contract)
 
 
 def _job_line(instance: Mapping[str, Any], job: str) -> str:
@@ -65,7 +93,20 @@ def canonical_specification(record: VerifiedRecord) -> str:
         machine_type=instance["meta_parameters"]["machine_type"],
         jobs_joined="\n".join(_job_line(instance, j) for j in instance["sets"]["jobs"]),
         meta=meta,
+        visuals=_visual_lines(instance),
     )
+
+
+def _visual_lines(instance: Mapping[str, Any]) -> str:
+    parts = panels(instance)
+    if len(parts) == 1:
+        return ONE_VISUAL
+    lines = [
+        f"- visual_{i}.png: jobs {jobs[0]}-{jobs[-1]} of the job x machine table of processing times"
+        for i, jobs in enumerate(parts)
+    ]
+    lines.append("  (dash: not eligible; setup and release columns when the instance has them).")
+    return "\n".join(lines)
 
 
 def math_model(record: VerifiedRecord) -> str:
@@ -104,6 +145,8 @@ def solver_ref(record: VerifiedRecord) -> str:
         times=times,
         setup=dict(instance.get("setup_time", {})),
         release=dict(instance.get("release_time", {})),
+        load_rows=LOAD_ROWS if scaled(instance) else "",
+        search=SEARCH if scaled(instance) else "",
     )
 
 
