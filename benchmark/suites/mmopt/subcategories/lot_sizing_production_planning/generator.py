@@ -5,9 +5,13 @@ is made pays its setup cost (and, at hard, uses setup time of the shared capacit
 into the next period pays holding cost; all products share one capacity per period. The costs are
 constant over the horizon per product, stored in the official per-period shape.
 
-Regimes (App. D.2): easy has one or two products over six periods and a loose capacity, medium two
-or three products over eight periods with seasonal demand and a capacity that binds, hard three or
-four products over ten to twelve periods with setup times and a tight capacity.
+Regimes (App. D.2; medium and hard at the official release's sizes): easy has one or two products
+over six periods and a loose capacity, medium three to five products over fifteen to twenty periods
+with seasonal demand, hard five to seven products over thirty to forty periods with seasonal demand
+and setup times. At medium and hard the capacity is ample in most periods and dips below the
+period's demand in a few "maintenance" periods (the release's alternating tight/loose capacity), so
+production has to be built ahead of the dips and some capacity binds; a capacity tight in every
+period at these sizes takes HiGHS tens of seconds to prove, too slow for the replayed reference.
 
 Rejection rules (App. D): a candidate whose cumulative capacity falls below its cumulative demand in
 some prefix of periods cannot be planned (the prefix-feasibility rule, checked before solving); at
@@ -16,9 +20,12 @@ period), and at every difficulty the optimum must differ from both simple plans,
 (produce each period's demand in that period) and one setup per product, so setups and holding
 really trade off.
 
-Reference: HiGHS MILP (SciPy) with a certificate; cross-check: CP-SAT on the same model with integer
-production, which is exact here because, for fixed setups, the remaining problem is a network flow
-with integral data and so has an integral optimum.
+Reference: HiGHS MILP with a certificate (SciPy at easy; at medium and hard HiGHS on the
+facility-location reformulation, whose units made in period s for the demand of period t give an LP
+bound close to the optimum, under a node budget and a relative gap of 0); cross-check: CP-SAT on
+the aggregate model with integer production under a deterministic time budget, which is exact here
+because, for fixed setups, the remaining problem is a network flow with integral data and so has an
+integral optimum. A candidate either method does not prove within its budget is rejected.
 """
 
 from __future__ import annotations
@@ -28,13 +35,22 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+import highspy
 import numpy as np
 from ortools.sat.python import cp_model
 from scipy.optimize import Bounds, LinearConstraint, milp
+from scipy.sparse import csc_matrix
 
 from benchmark.suites.mmopt.generation.protocol import ReferenceSolution, Rejected
 
-SOLVE_LIMIT_S = 60.0
+SOLVE_LIMIT_S = 60.0  # easy's SciPy reference only (its instances solve in milliseconds)
+#: Branch-and-bound nodes the medium/hard reference (HiGHS, facility-location model) may use.
+REFERENCE_NODE_LIMIT = 2000
+#: Simplex iterations (over all nodes and cut rounds) the medium/hard reference may use: a counted,
+#: deterministic budget that keeps the replayed solver_ref.py within about a second.
+REFERENCE_ITERATION_LIMIT = 3000
+#: Deterministic time (CP-SAT's work units, not seconds) the cross-check may use.
+CROSS_CHECK_WORK_LIMIT = 30.0
 
 
 @dataclass(frozen=True)
@@ -49,17 +65,46 @@ class Regime:
     binding_required: bool
     demand_pattern: str
     capacity_regime: str
+    #: number of maintenance periods (never the first) and their capacity as a share of the
+    #: period's total demand; None keeps one capacity for every period
+    dips: tuple[int, int] | None = None
+    dip_share: tuple[float, float] = (0.0, 0.0)
 
+
+MEDIUM_TIGHTNESS, MEDIUM_DIPS, MEDIUM_DIP_SHARE = (2.0, 2.4), (2, 4), (0.5, 0.8)
+HARD_TIGHTNESS, HARD_DIPS, HARD_DIP_SHARE = (2.2, 2.6), (3, 6), (0.5, 0.8)
 
 REGIMES: dict[str, Regime] = {
     "easy": Regime(
         (1, 2), (6, 6), (4, 14), False, (1.6, 2.2), (12, 40), None, False, "random_level", "loose"
     ),
     "medium": Regime(
-        (2, 3), (8, 8), (3, 16), True, (1.15, 1.35), (20, 60), None, True, "seasonal", "binding"
+        (3, 5),
+        (15, 20),
+        (3, 16),
+        True,
+        MEDIUM_TIGHTNESS,
+        (20, 60),
+        None,
+        True,
+        "seasonal",
+        "binding_dips",
+        MEDIUM_DIPS,
+        MEDIUM_DIP_SHARE,
     ),
     "hard": Regime(
-        (3, 4), (10, 10), (3, 18), True, (1.35, 1.55), (25, 80), (2, 6), True, "seasonal", "tight"
+        (5, 7),
+        (30, 40),
+        (3, 18),
+        True,
+        HARD_TIGHTNESS,
+        (25, 80),
+        (2, 6),
+        True,
+        "seasonal",
+        "tight_dips",
+        HARD_DIPS,
+        HARD_DIP_SHARE,
     ),
 }
 
@@ -112,6 +157,12 @@ def instantiate(rng: random.Random, structure: Structure, difficulty: str) -> di
     average = sum(sum(d.values()) for d in demand.values()) / len(structure.periods)
     tightness = rng.uniform(*regime.tightness)
     capacity_value = round(tightness * average)
+    capacity = dict.fromkeys(structure.periods, capacity_value)
+    if regime.dips is not None:
+        count = rng.randint(*regime.dips)
+        for period in sorted(rng.sample(structure.periods[1:], count), key=structure.periods.index):
+            period_demand = sum(demand[p][period] for p in structure.products)
+            capacity[period] = max(1, round(rng.uniform(*regime.dip_share) * period_demand))
     instance: dict[str, Any] = {
         "variant": "lot_sizing_production_planning",
         "scenario": "lot_sizing_production_planning",
@@ -122,7 +173,7 @@ def instantiate(rng: random.Random, structure: Structure, difficulty: str) -> di
         "holding_cost": constant(holding_cost),
         "setup_cost": constant(setup_cost),
         "initial_inventory": dict.fromkeys(structure.products, 0),
-        "capacity": dict.fromkeys(structure.periods, capacity_value),
+        "capacity": capacity,
     }
     if regime.setup_time is not None:
         instance["setup_time"] = {p: rng.randint(*regime.setup_time) for p in structure.products}
@@ -175,6 +226,159 @@ def _index(instance: Mapping[str, Any]) -> tuple[list[str], list[str], int]:
 
 
 def reference_solve(instance: Mapping[str, Any]) -> ReferenceSolution:
+    """Easy: the aggregate MILP through SciPy; medium and hard: the facility-location MILP."""
+    if str(instance.get("difficulty")) == "easy":
+        return _aggregate_reference(instance)
+    return _facility_location_reference(instance)
+
+
+def net_demand(instance: Mapping[str, Any], product: str) -> list[int]:
+    """The product's demand per period left after its initial stock is used up, earliest first."""
+    left = int(instance["initial_inventory"][product])
+    net = []
+    for period in instance["sets"]["periods"]:
+        demand = int(instance["demand"][product][period])
+        used = min(left, demand)
+        left -= used
+        net.append(demand - used)
+    return net
+
+
+def _facility_location_reference(instance: Mapping[str, Any]) -> ReferenceSolution:
+    """HiGHS on the facility-location model: z[p, s, t] units of p made in s for the (net) demand of
+    t (s <= t), setup y[p, s]; sum_s z[p, s, t] = d[p, t], z[p, s, t] <= d[p, t] y[p, s], and per
+    period s the units made plus setup times stay within the capacity. Single thread, fixed seed,
+    relative gap 0 and a node budget (never a wall-clock limit) decide the verdict."""
+    products, periods, _ = _index(instance)
+    n_t = len(periods)
+    cost: list[float] = []
+    upper: list[float] = []
+    integral: list[bool] = []
+    setup_col: dict[tuple[int, int], int] = {}
+    unit_col: dict[tuple[int, int, int], int] = {}
+    demand = [net_demand(instance, product) for product in products]
+    for p, product in enumerate(products):
+        holding = [float(instance["holding_cost"][product][period]) for period in periods]
+        for s, period in enumerate(periods):
+            setup_col[p, s] = len(cost)
+            cost.append(float(instance["setup_cost"][product][period]))
+            upper.append(1.0)
+            integral.append(True)
+            unit = float(instance["production_cost"][product][period])
+            for t in range(s, n_t):
+                if demand[p][t]:
+                    unit_col[p, s, t] = len(cost)
+                    cost.append(unit)
+                    upper.append(float(demand[p][t]))
+                    integral.append(False)
+                unit += holding[t]
+    rows: list[int] = []
+    cols: list[int] = []
+    values: list[float] = []
+    lower_b: list[float] = []
+    upper_b: list[float] = []
+
+    def add_row(entries: list[tuple[int, float]], low: float, high: float) -> None:
+        for column, value in entries:
+            rows.append(len(lower_b))
+            cols.append(column)
+            values.append(value)
+        lower_b.append(low)
+        upper_b.append(high)
+
+    for p in range(len(products)):
+        for t in range(n_t):
+            if not demand[p][t]:
+                continue
+            add_row([(unit_col[p, s, t], 1.0) for s in range(t + 1)], demand[p][t], demand[p][t])
+            for s in range(t + 1):
+                add_row([(unit_col[p, s, t], 1.0), (setup_col[p, s], -float(demand[p][t]))], -np.inf, 0)
+    for s, period in enumerate(periods):
+        entries = [
+            (unit_col[p, s, t], 1.0)
+            for p in range(len(products))
+            for t in range(s, n_t)
+            if (p, s, t) in unit_col
+        ]
+        entries += [
+            (setup_col[p, s], float(setup_time(instance, product)))
+            for p, product in enumerate(products)
+            if setup_time(instance, product)
+        ]
+        add_row(entries, -np.inf, float(instance["capacity"][period]))
+    matrix = csc_matrix((values, (rows, cols)), shape=(len(lower_b), len(cost)))
+    model = highspy.HighsLp()
+    model.num_col_, model.num_row_ = len(cost), len(lower_b)
+    model.col_cost_ = np.array(cost)
+    model.col_lower_ = np.zeros(len(cost))
+    model.col_upper_ = np.array(upper)
+    model.row_lower_ = np.array(lower_b)
+    model.row_upper_ = np.array(upper_b)
+    model.a_matrix_.format_ = highspy.MatrixFormat.kColwise
+    model.a_matrix_.start_ = matrix.indptr
+    model.a_matrix_.index_ = matrix.indices
+    model.a_matrix_.value_ = matrix.data
+    model.integrality_ = [
+        highspy.HighsVarType.kInteger if flag else highspy.HighsVarType.kContinuous for flag in integral
+    ]
+    highspy.Highs.resetGlobalScheduler(True)  # threads=1 holds after any earlier solve
+    highs = highspy.Highs()
+    highs.setOptionValue("output_flag", False)
+    highs.setOptionValue("threads", 1)
+    highs.setOptionValue("random_seed", 0)
+    highs.setOptionValue("mip_rel_gap", 0.0)
+    highs.setOptionValue("mip_max_nodes", REFERENCE_NODE_LIMIT)
+    highs.passModel(model)
+    highs.run()
+    status = highs.getModelStatus()
+    if status == highspy.HighsModelStatus.kInfeasible:
+        raise Rejected("structure: no plan meets every demand")
+    if status != highspy.HighsModelStatus.kOptimal:
+        raise Rejected(
+            "reference: solver did not certify optimality within its node budget",
+            f"HiGHS: {highs.modelStatusToString(status)} after {highs.getInfo().mip_node_count} nodes",
+        )
+    iterations = int(highs.getInfo().simplex_iteration_count)
+    if iterations > REFERENCE_ITERATION_LIMIT:
+        raise Rejected(
+            "reference: proof over its simplex iteration budget",
+            f"HiGHS: {iterations} simplex iterations, budget {REFERENCE_ITERATION_LIMIT}",
+        )
+    x = np.asarray(highs.getSolution().col_value)
+    production = {
+        product: {
+            period: round(sum(x[unit_col[p, s, t]] for t in range(s, n_t) if (p, s, t) in unit_col))
+            for s, period in enumerate(periods)
+        }
+        for p, product in enumerate(products)
+    }
+    setup = {
+        product: {period: int(production[product][period] > 0) for period in periods} for product in products
+    }
+    solution = solution_record(instance, production, setup)
+    optimum = float(highs.getInfo().objective_function_value) + sum(
+        _initial_holding(instance, product) for product in products
+    )
+    if abs(solution["objective_value"] - optimum) > 1e-6 * max(1.0, abs(optimum)):
+        raise Rejected("reference: rounded plan does not reproduce the MILP optimum")
+    return ReferenceSolution(
+        solution=solution,
+        method="HiGHS MILP on the facility-location model (relative gap 0, proven optimal)",
+    )
+
+
+def _initial_holding(instance: Mapping[str, Any], product: str) -> float:
+    """Holding cost of the initial stock while it waits for the demand it meets (a constant that
+    the facility-location model leaves out)."""
+    left = int(instance["initial_inventory"][product])
+    total = 0.0
+    for period in instance["sets"]["periods"]:
+        left -= min(left, int(instance["demand"][product][period]))
+        total += float(instance["holding_cost"][product][period]) * left
+    return total
+
+
+def _aggregate_reference(instance: Mapping[str, Any]) -> ReferenceSolution:
     """HiGHS MILP: variables production x, inventory s, setup y (blocks of P×T, product-major)."""
     products, periods, block = _index(instance)
     n = 3 * block
@@ -347,10 +551,13 @@ def cross_check(instance: Mapping[str, Any]) -> tuple[str, float]:
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1
     solver.parameters.random_seed = 0
-    solver.parameters.max_time_in_seconds = SOLVE_LIMIT_S
+    solver.parameters.max_deterministic_time = CROSS_CHECK_WORK_LIMIT
     status = solver.solve(model)
     if status != cp_model.OPTIMAL:
-        raise Rejected("cross-check: CP-SAT did not certify optimality", solver.status_name(status))
+        raise Rejected(
+            "cross-check: CP-SAT did not certify optimality within its deterministic budget",
+            solver.status_name(status),
+        )
     return "ortools.sat CP-SAT (integer production, proven optimal)", float(solver.objective_value)
 
 

@@ -32,7 +32,18 @@ def solve() -> dict:
     return {"status": "optimal", "objective_value": cost, "production": production, "inventory": inventory,
             "setup": setup}
 '''
-CAPACITY_ROWS = "    for t in range(nT):\n        row = np.zeros(3 * block)\n"
+#: The capacity loop of each solver_ref.py template (easy's aggregate model, then the
+#: facility-location model of medium and hard) and the loop that leaves the capacity out.
+CAPACITY_LOOPS = (
+    (
+        "    for t in range(nT):\n        row = np.zeros(3 * block)\n",
+        "    for t in range(0):  # capacity left out\n        row = np.zeros(3 * block)\n",
+    ),
+    (
+        "    for t in range(nT):  # shared capacity",
+        "    for t in range(0):  # capacity left out",
+    ),
+)
 
 
 def misread(package: Package) -> tuple[str, dict[str, Any]]:
@@ -48,11 +59,10 @@ def misread(package: Package) -> tuple[str, dict[str, Any]]:
 
 
 def drop_constraint(package: Package) -> str:
-    if CAPACITY_ROWS not in package.solver_ref:
+    loop = next((pair for pair in CAPACITY_LOOPS if pair[0] in package.solver_ref), None)
+    if loop is None:
         raise ValueError(f"{package.instance_id}: reference solver has no capacity loop")
-    code = package.solver_ref.replace(
-        CAPACITY_ROWS, "    for t in range(0):  # capacity left out\n        row = np.zeros(3 * block)\n"
-    )
+    code = package.solver_ref.replace(*loop)
     if (
         float(run_solver_source(code)["objective_value"])
         >= float(package.solution_ref["objective_value"]) - 1e-6

@@ -20,7 +20,9 @@ from benchmark.suites.mmopt.subcategories.lot_sizing_production_planning.rendere
 
 CANONICAL_SPECIFICATION = resource_text(__name__, "canonical_specification.txt.tmpl")
 MATH_MODEL = resource_text(__name__, "math_model.md.tmpl")
-SOLVER_TEMPLATE = resource_text(__name__, "solver_ref.py.tmpl")
+SOLVER_TEMPLATE = resource_text(__name__, "solver_ref.py.tmpl")  # easy: the aggregate model
+#: medium and hard: the facility-location model, whose tighter bound keeps their replay fast
+FACILITY_LOCATION_TEMPLATE = resource_text(__name__, "solver_ref_fl.py.tmpl")
 
 _TEXT = text_fragments(__name__, "task_text.toml")
 WHERE_ONE = _TEXT["where_one"]
@@ -104,7 +106,8 @@ def math_model(record: VerifiedRecord) -> str:
 def solver_ref(record: VerifiedRecord) -> str:
     instance = record.instance
     products, periods = instance["sets"]["products"], instance["sets"]["periods"]
-    return SOLVER_TEMPLATE.format(
+    template = SOLVER_TEMPLATE if record.difficulty == "easy" else FACILITY_LOCATION_TEMPLATE
+    return template.format(
         instance_id=record.instance_id,
         products=list(products),
         periods=list(periods),
