@@ -482,3 +482,84 @@ def nearest_feasible_routes(cost: np.ndarray, demands: Sequence[int], capacity: 
 def routes_units(cost: np.ndarray, routes: Sequence[Sequence[int]]) -> float:
     """Total cost of depot-to-depot routes given as customer node lists."""
     return float(sum(tour_units(cost, [0, *route]) for route in routes if route))
+
+
+@dataclass(frozen=True)
+class FeasibleRoutes:
+    """Held–Karp restricted to the customer subsets whose demand fits one vehicle: ``masks`` (sorted)
+    are those subsets (customer node ``i`` is bit ``i - 1``), ``best[r, j]`` the cheapest path from
+    the depot through exactly ``masks[r]`` ending at node ``j + 1`` and ``parent`` its previous end.
+    Demands are positive, so every subset of a feasible subset is feasible and the recursion never
+    leaves the table; the table has one row per feasible subset instead of ``2^m``."""
+
+    weights: np.ndarray
+    masks: np.ndarray
+    best: np.ndarray
+    parent: np.ndarray
+
+    def row(self, mask: int) -> int:
+        return int(np.searchsorted(self.masks, mask))
+
+    def closed(self) -> tuple[np.ndarray, np.ndarray]:
+        """Per feasible subset: its cheapest closed route from the depot and the last customer
+        index before the return."""
+        closing = self.best + self.weights[1:, 0]
+        return closing.min(axis=1), closing.argmin(axis=1)
+
+    def order(self, mask: int, last: int) -> list[int]:
+        """The customer nodes of ``mask`` in travel order of its best path ending at ``last + 1``."""
+        path, end = [], last
+        while end >= 0:
+            path.append(end + 1)
+            before = int(self.parent[self.row(mask), end])
+            mask &= ~(1 << end)
+            end = before
+        return list(reversed(path))
+
+
+def capacity_feasible_masks(demands: Sequence[int], capacity: int) -> np.ndarray:
+    """Every non-empty subset of customers ``1..n-1`` whose total demand is at most ``capacity``,
+    as sorted bit masks (depth-first over customers in index order)."""
+    m = len(demands) - 1
+    found: list[int] = []
+    stack = [(0, 0, 0)]  # (mask, load, next customer index)
+    while stack:
+        mask, load, start = stack.pop()
+        for j in range(start, m):
+            total = load + int(demands[j + 1])
+            if total <= capacity:
+                found.append(mask | 1 << j)
+                stack.append((mask | 1 << j, total, j + 1))
+    return np.array(sorted(found), dtype=np.int64)
+
+
+def feasible_subset_paths(cost: np.ndarray, demands: Sequence[int], capacity: int) -> FeasibleRoutes:
+    """:func:`subset_paths` over the capacity-feasible subsets only, vectorised by subset size."""
+    m = cost.shape[0] - 1
+    weights = cost.astype(float)
+    masks = capacity_feasible_masks(demands, capacity)
+    best = np.full((masks.size, m), np.inf)
+    parent = np.full((masks.size, m), -1, dtype=np.int64)
+    if masks.size == 0:
+        return FeasibleRoutes(weights, masks, best, parent)
+    sizes = np.zeros(masks.size, dtype=np.int64)
+    for j in range(m):
+        sizes += (masks >> j) & 1
+    singles = np.searchsorted(masks, [1 << j for j in range(m)])
+    for j in range(m):
+        if singles[j] < masks.size and masks[singles[j]] == 1 << j:
+            best[singles[j], j] = weights[0, j + 1]
+    legs = weights[1:, 1:]
+    for size in range(2, int(sizes.max()) + 1):
+        layer = masks[sizes == size]
+        for j in range(m):
+            chosen = layer[(layer >> j) & 1 == 1]
+            if chosen.size == 0:
+                continue
+            before = np.searchsorted(masks, chosen ^ (1 << j))
+            candidates = best[before] + legs[:, j]
+            previous = np.argmin(candidates, axis=1)
+            rows = np.searchsorted(masks, chosen)
+            best[rows, j] = candidates[np.arange(chosen.size), previous]
+            parent[rows, j] = previous
+    return FeasibleRoutes(weights, masks, best, parent)

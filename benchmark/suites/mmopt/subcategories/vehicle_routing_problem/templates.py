@@ -14,11 +14,13 @@ from benchmark.suites.mmopt.subcategories.vehicle_routing_problem.generator impo
     cost_rule,
     greedy_cost,
     grid_size,
+    uses_columns,
 )
 
 CANONICAL_SPECIFICATION = resource_text(__name__, "canonical_specification.txt.tmpl")
 MATH_MODEL = resource_text(__name__, "math_model.md.tmpl")
 SOLVER_TEMPLATE = resource_text(__name__, "solver_ref.py.tmpl")
+COLUMN_SOLVER_TEMPLATE = resource_text(__name__, "solver_ref_columns.py.tmpl")
 
 _TEXT = text_fragments(__name__, "task_text.toml")
 READING = _TEXT["reading"]
@@ -91,7 +93,8 @@ def math_model(record: VerifiedRecord) -> str:
 
 def solver_ref(record: VerifiedRecord) -> str:
     instance = record.instance
-    return SOLVER_TEMPLATE.format(
+    template = COLUMN_SOLVER_TEMPLATE if uses_columns(instance) else SOLVER_TEMPLATE
+    return template.format(
         instance_id=record.instance_id,
         depot=instance["depot"],
         coordinates={n: tuple(instance["coordinates"][n]) for n in instance["sets"]["nodes"]},
