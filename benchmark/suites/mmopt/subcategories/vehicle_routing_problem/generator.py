@@ -204,36 +204,27 @@ def uses_columns(instance: Mapping[str, Any]) -> bool:
 
 def reference_solve(instance: Mapping[str, Any]) -> ReferenceSolution:
     vehicles, capacity = fleet(instance)
-    if uses_columns(instance):
-        return _column_reference(instance)
+    solve, method = (
+        (
+            solvers.column_milp,
+            "scipy.optimize.milp (HiGHS) set partitioning over every capacity-feasible route, "
+            "each priced by Held-Karp over the feasible subsets, with LP reduced-cost fixing",
+        )
+        if uses_columns(instance)
+        else (
+            routing.set_partitioning_routes,
+            "scipy.optimize.milp (HiGHS) set partitioning over every capacity-feasible route, "
+            "each priced by Held-Karp",
+        )
+    )
     try:
-        found = routing.set_partitioning_routes(units(instance), demand_vector(instance), capacity, vehicles)
+        found = solve(units(instance), demand_vector(instance), capacity, vehicles)
     except RuntimeError as exc:
         raise Rejected("reference: solver did not certify optimality", str(exc)) from None
     if found is None:
         raise Rejected("reference: the fleet cannot serve every customer")
     total, routes = found
-    return ReferenceSolution(
-        solution=solution_of(instance, routes, total),
-        method="scipy.optimize.milp (HiGHS) set partitioning over every capacity-feasible route, "
-        "each priced by Held-Karp",
-    )
-
-
-def _column_reference(instance: Mapping[str, Any]) -> ReferenceSolution:
-    vehicles, capacity = fleet(instance)
-    try:
-        found = solvers.column_milp(units(instance), demand_vector(instance), capacity, vehicles)
-    except RuntimeError as exc:
-        raise Rejected("reference: solver did not certify optimality", str(exc)) from None
-    if found is None:
-        raise Rejected("reference: the fleet cannot serve every customer")
-    total, routes = found
-    return ReferenceSolution(
-        solution=solution_of(instance, routes, total),
-        method="scipy.optimize.milp (HiGHS) set partitioning over every capacity-feasible route, "
-        "each priced by Held-Karp over the feasible subsets, with LP reduced-cost fixing",
-    )
+    return ReferenceSolution(solution=solution_of(instance, routes, total), method=method)
 
 
 def _circuit_cross_check(instance: Mapping[str, Any]) -> tuple[str, float]:
@@ -243,7 +234,7 @@ def _circuit_cross_check(instance: Mapping[str, Any]) -> tuple[str, float]:
     cost = units(instance)
     rule = cost_rule(instance)
     exact = rule == routing.EXACT
-    reference = float(_column_reference(instance).solution["objective_value"])
+    reference = float(reference_solve(instance).solution["objective_value"])
     if exact:  # the reported cost is rounded to 4 decimals; a scaled leg is off by half a unit at most
         bound = math.ceil((reference + 1e-4) * solvers.EXACT_SCALE) + cost.shape[0] + vehicles + 1
     else:
