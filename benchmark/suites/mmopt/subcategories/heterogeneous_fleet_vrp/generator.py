@@ -5,13 +5,16 @@ A vehicle that drives a route pays its type's fixed cost once plus its multiplie
 base distance; the base distance of a leg is the Euclidean distance rounded to the stated number of
 decimals (fixed costs have one decimal and multipliers two, so every total is exact at the rule's
 decimals plus two). Regimes: easy has six or seven customers and two types (small cheap vans, one
-large truck with a low multiplier); medium eight or nine customers and two or three types; hard ten
-or eleven clustered customers and three types, with demand at up to 90 % of the fleet's capacity.
+large truck with a low multiplier); medium twelve or thirteen customers and three types (five
+vehicles, capacities of a few customers each); hard ten or eleven clustered customers and three
+types, with demand at up to 90 % of the fleet's capacity.
 At medium and hard the optimum must use at least two types, and the greedy that fills the largest
 vehicles first with nearest-feasible customers must be suboptimal or run out of vehicles.
 
 The reference is HiGHS on (type, customer subset) columns priced by Held–Karp; the cross-check a
-solver-free partition dynamic program per type combined over subsets (:mod:`.solvers`).
+solver-free partition dynamic program per type combined over subsets (:mod:`.solvers`), at
+medium (``feasible_routes``) the vectorised state DP over (subset, vehicles used per type) and a
+``solver_ref.py`` whose Held–Karp covers only the subsets that fit the largest vehicle.
 """
 
 from __future__ import annotations
@@ -70,6 +73,7 @@ class Regime:
     tightness: tuple[float, float]  # total demand / aggregate capacity
     rules: tuple[str, ...]
     demanding: bool  # at least two types in the optimum, greedy defeated
+    feasible_routes: bool = False  # cross-check by solvers.state_dp, solver_ref over feasible subsets
 
 
 REGIMES: dict[str, Regime] = {
@@ -77,14 +81,15 @@ REGIMES: dict[str, Regime] = {
         (6, 7), 10, (UNIFORM,), (((VAN, 2), (TRK, 1)),), (1, 5), (0.7, 0.9), ("euclidean_rounded_2dp",), False
     ),
     "medium": Regime(
-        (8, 9),
-        14,
+        (12, 13),
+        16,
         (UNIFORM, CLUSTERED),
-        (((VAN, 3), (TRK, 1)), ((VAN, 2), (MID, 1), (TRK, 1))),
-        (1, 6),
-        (0.7, 0.9),
+        (((VAN, 3), (MID, 1), (TRK, 1)), ((VAN, 2), (MID, 2), (TRK, 1))),
+        (1, 5),
+        (0.75, 0.9),
         ("euclidean_rounded_1dp", "euclidean_rounded_2dp"),
         True,
+        feasible_routes=True,
     ),
     "hard": Regime(
         (10, 11),
@@ -308,6 +313,15 @@ def reference_solve(instance: Mapping[str, Any]) -> ReferenceSolution:
 
 
 def cross_check(instance: Mapping[str, Any]) -> tuple[str, float]:
+    if REGIMES[str(instance["difficulty"])].feasible_routes:
+        found = solvers.state_dp(units(instance), demand_vector(instance), vehicle_types(instance))
+        if found is None:
+            raise Rejected("cross-check: the state DP finds no feasible fleet plan")
+        return (
+            "dynamic programming over (served customer subset, vehicles used per type) states, "
+            "peeling off the capacity-feasible route of the lowest unserved customer",
+            as_cost(instance, found),
+        )
     total = solvers.partition_dp(units(instance), demand_vector(instance), vehicle_types(instance))
     if total is None:
         raise Rejected("cross-check: the partition DP finds no feasible fleet plan")

@@ -11,7 +11,9 @@ hundredths, fixed costs in the same final units), so the two methods compare exa
 exactly ``n_t ≤ available_t`` columns of type ``t``, for every fleet mix ``(n_t)``.
 :func:`partition_dp`: solver-free; per type, a dynamic program over partitions into at most
 ``available_t`` feasible routes, then the types are combined by min-plus convolution over
-customer subsets.
+customer subsets. :func:`state_dp`: solver-free as well, for the larger tiers: one dynamic program over
+(served subset, vehicles used per type) that peels off the route of the subset's lowest customer,
+vectorised over the capacity-feasible routes.
 """
 
 from __future__ import annotations
@@ -151,3 +153,53 @@ def partition_dp(cost: np.ndarray, demands: Sequence[int], types: Sequence[Vehic
     if combined is None or math.isinf(combined[full]):
         return None
     return round(combined[full])
+
+
+def state_dp(cost: np.ndarray, demands: Sequence[int], types: Sequence[VehicleType]) -> int | None:
+    """The cheapest fleet plan's total by dynamic programming, no solver; ``None`` if infeasible.
+
+    The state is a served customer subset together with the number of vehicles used per type
+    (within the availability); a subset's plan peels off the route that serves its lowest
+    customer, over the capacity-feasible (type, subset) routes only, vectorised per subset."""
+    m = int(cost.shape[0]) - 1
+    totals, _ = routing.subset_paths(cost).closed()
+    loads = routing.subset_loads(demands)
+    full = (1 << m) - 1
+    states = list(itertools.product(*(range(kind.available + 1) for kind in types)))
+    index = {state: s for s, state in enumerate(states)}
+    blank = len(states)  # an always-infinite column for "no vehicle of this type left"
+    previous = [
+        np.array(
+            [index.get(tuple(c - (k == t) for k, c in enumerate(state)), blank) for state in states],
+            dtype=np.int64,
+        )
+        for t in range(len(types))
+    ]
+    masks = np.arange(1 << m, dtype=np.int64)
+    routes: list[list[tuple[np.ndarray, np.ndarray]]] = []  # [lowest customer][type]: masks, prices
+    for j in range(m):
+        lowest = masks[((masks >> j) & 1 == 1) & ((masks & ((1 << j) - 1)) == 0)]
+        routes.append(
+            [
+                (
+                    lowest[loads[lowest] <= kind.capacity],
+                    kind.fixed + kind.multiplier * totals[lowest[loads[lowest] <= kind.capacity]],
+                )
+                for kind in types
+            ]
+        )
+    best = np.full((1 << m, blank + 1), np.inf)
+    best[0, index[tuple(0 for _ in types)]] = 0.0
+    for mask in range(1, full + 1):
+        low = (mask & -mask).bit_length() - 1
+        row = best[mask]
+        for t, (candidates, prices) in enumerate(routes[low]):
+            inside = (candidates & ~mask) == 0
+            if not inside.any():
+                continue
+            rest = best[mask ^ candidates[inside]][:, previous[t]] + prices[inside][:, None]
+            np.minimum(row[:blank], rest.min(axis=0), out=row[:blank])
+    value = float(best[full, :blank].min())
+    if math.isinf(value):
+        return None
+    return round(value)

@@ -10,6 +10,7 @@ from benchmark.resources import resource_text, text_fragments
 from benchmark.suites.mmopt.generation.protocol import Descriptors, VerifiedRecord
 from benchmark.suites.mmopt.generation.task_text import output_contract, task_text
 from benchmark.suites.mmopt.subcategories.heterogeneous_fleet_vrp.generator import (
+    REGIMES,
     decimals_of,
     greedy_cost,
     grid_size,
@@ -18,6 +19,8 @@ from benchmark.suites.mmopt.subcategories.heterogeneous_fleet_vrp.generator impo
 CANONICAL_SPECIFICATION = resource_text(__name__, "canonical_specification.txt.tmpl")
 MATH_MODEL = resource_text(__name__, "math_model.md.tmpl")
 SOLVER_TEMPLATE = resource_text(__name__, "solver_ref.py.tmpl")
+# the larger tiers: Held-Karp over the subsets that fit the largest vehicle only
+SOLVER_FEASIBLE_TEMPLATE = resource_text(__name__, "solver_ref_feasible.py.tmpl")
 
 _TEXT = text_fragments(__name__, "task_text.toml")
 DECIMAL_WORDS = {0: "the nearest whole number", 1: "one decimal place", 2: "two decimal places"}
@@ -108,7 +111,8 @@ def math_model(record: VerifiedRecord) -> str:
 
 def solver_ref(record: VerifiedRecord) -> str:
     instance = record.instance
-    return SOLVER_TEMPLATE.format(
+    feasible = REGIMES[str(instance["difficulty"])].feasible_routes
+    return (SOLVER_FEASIBLE_TEMPLATE if feasible else SOLVER_TEMPLATE).format(
         instance_id=record.instance_id,
         depot=instance["depot"],
         coordinates={n: tuple(instance["coordinates"][n]) for n in instance["sets"]["nodes"]},
