@@ -55,16 +55,25 @@ def _fragment_keys(tree: ast.Module) -> set[str]:
     }
 
 
+def _formatted(value: ast.expr) -> set[str]:
+    """The constants a ``.format`` call may format: ``CONSTANT`` or ``(A if tier else B)``."""
+    if isinstance(value, ast.Name):
+        return {value.id}
+    if isinstance(value, ast.IfExp):
+        return _formatted(value.body) | _formatted(value.orelse)
+    return set()
+
+
 def _format_keywords(tree: ast.Module, constant: str) -> list[set[str]]:
-    """The keyword sets of every ``CONSTANT.format(...)`` call that passes keywords by name only."""
+    """The keyword sets of every ``CONSTANT.format(...)`` call (or ``(A if c else B).format``, one
+    template per tier) that passes keywords by name only."""
     calls = []
     for node in ast.walk(tree):
         if (
             isinstance(node, ast.Call)
             and isinstance(node.func, ast.Attribute)
             and node.func.attr == "format"
-            and isinstance(node.func.value, ast.Name)
-            and node.func.value.id == constant
+            and constant in _formatted(node.func.value)
             and all(keyword.arg is not None for keyword in node.keywords)
         ):
             calls.append({str(keyword.arg) for keyword in node.keywords})

@@ -106,8 +106,7 @@ def math_model(record: VerifiedRecord) -> str:
 def solver_ref(record: VerifiedRecord) -> str:
     instance = record.instance
     products, periods = instance["sets"]["products"], instance["sets"]["periods"]
-    template = SOLVER_TEMPLATE if record.difficulty == "easy" else FACILITY_LOCATION_TEMPLATE
-    return template.format(
+    return (SOLVER_TEMPLATE if record.difficulty == "easy" else FACILITY_LOCATION_TEMPLATE).format(
         instance_id=record.instance_id,
         products=list(products),
         periods=list(periods),

@@ -93,8 +93,7 @@ def math_model(record: VerifiedRecord) -> str:
 
 def solver_ref(record: VerifiedRecord) -> str:
     instance = record.instance
-    template = COLUMN_SOLVER_TEMPLATE if uses_columns(instance) else SOLVER_TEMPLATE
-    return template.format(
+    return (COLUMN_SOLVER_TEMPLATE if uses_columns(instance) else SOLVER_TEMPLATE).format(
         instance_id=record.instance_id,
         depot=instance["depot"],
         coordinates={n: tuple(instance["coordinates"][n]) for n in instance["sets"]["nodes"]},
